@@ -1,0 +1,107 @@
+//! `dagaz play`: a game in the terminal between people, or against a
+//! random mover.
+
+use std::io::{BufRead, Write};
+
+use rand::rngs::StdRng;
+use rand::{RngExt, SeedableRng};
+
+use super::board;
+use dagaz::game::{Game, GameResult};
+use dagaz::movegen::{Generator, Move, MoveList};
+use dagaz::movetext;
+use dagaz::position::{Position, fen};
+
+const HELP: &str = "Type a move (e.g. e2e4, e7e8q), or: moves, undo, fen, help, quit";
+
+/// Plays until the game ends, the input ends or the user quits.
+pub fn play(game: &Game, mut pos: Position, random: &[String], seed: Option<u64>) -> Result<(), String> {
+    let computer = players_named(game, random)?;
+    let mut rng = match seed {
+        Some(s) => StdRng::seed_from_u64(s),
+        None => StdRng::seed_from_u64(rand::random()),
+    };
+    let mut generator = Generator::new();
+    let mut list = MoveList::new();
+    let mut played: Vec<Move> = Vec::new();
+    let stdin = std::io::stdin();
+    let mut lines = stdin.lock().lines();
+    println!("{} — {}", game.title, HELP);
+    loop {
+        generator.legal(game, &mut pos, &mut list).map_err(|e| e.to_string())?;
+        print!("\n{}", board::draw(game, &pos));
+        if let Some(result) = game.result(&pos, list.len()) {
+            println!("{}", describe(game, &result));
+            return Ok(());
+        }
+        let side = pos.side();
+        let name = &game.players[side].name;
+        let texts = movetext::texts(game, &list);
+        if computer[side] {
+            let i = rng.random_range(0..list.len());
+            println!("{name} plays {}", texts[i]);
+            played.push(list.get(i).to_owned());
+            game.make(&mut pos, list.get(i));
+            continue;
+        }
+        print!("{name} to move> ");
+        std::io::stdout().flush().ok();
+        let Some(Ok(line)) = lines.next() else {
+            println!();
+            return Ok(());
+        };
+        match line.trim() {
+            "" => {}
+            "quit" | "exit" => return Ok(()),
+            "help" => println!("{HELP}"),
+            "moves" => println!("{}", texts.join(" ")),
+            "fen" => println!("{}", fen::write(game, &pos)),
+            "undo" => undo(game, &mut pos, &mut played, &computer),
+            text => match movetext::find(game, &list, text) {
+                Ok(i) => {
+                    played.push(list.get(i).to_owned());
+                    game.make(&mut pos, list.get(i));
+                }
+                Err(e) => println!("{e}"),
+            },
+        }
+    }
+}
+
+/// Takes back the last move, and the computer's reply before it if any.
+fn undo(game: &Game, pos: &mut Position, played: &mut Vec<Move>, computer: &[bool]) {
+    loop {
+        let Some(mv) = played.pop() else {
+            println!("nothing to undo");
+            return;
+        };
+        game.undo(pos, mv.as_ref());
+        if !computer[pos.side()] || played.is_empty() {
+            return;
+        }
+    }
+}
+
+fn players_named(game: &Game, names: &[String]) -> Result<Vec<bool>, String> {
+    let mut out = vec![false; game.players.len()];
+    for n in names {
+        let i = game
+            .players
+            .iter()
+            .position(|p| p.name.eq_ignore_ascii_case(n))
+            .or_else(|| n.parse::<usize>().ok().filter(|i| (1..=out.len()).contains(i)).map(|i| i - 1))
+            .ok_or_else(|| {
+                let names: Vec<&str> = game.players.iter().map(|p| p.name.as_str()).collect();
+                format!("unknown player '{n}'; the players are {}", names.join(", "))
+            })?;
+        out[i] = true;
+    }
+    Ok(out)
+}
+
+fn describe(game: &Game, r: &GameResult) -> String {
+    match r {
+        GameResult::Win { winner, reason } => format!("{} wins ({reason})", game.players[*winner].name),
+        GameResult::Draw { reason } => format!("Draw ({reason})"),
+    }
+}

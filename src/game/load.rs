@@ -1,0 +1,687 @@
+//! Loading a game file (TOML with notation strings) into a [`Game`].
+//! Every problem is reported with the file, the place in it and what was
+//! expected; as many problems as possible are collected in one pass.
+
+use std::collections::BTreeMap;
+use std::fmt;
+use std::ops::Range;
+use std::sync::Arc;
+
+use indexmap::IndexMap;
+use serde::de::{self, Deserializer, MapAccess, SeqAccess, Visitor};
+use serde::Deserialize;
+use toml::Spanned;
+
+use super::rules::{Goals, parse_goal};
+use super::{FenConfig, Game, PieceType, Player, Promotion, Rules};
+use crate::board::{BoardSpec, DirMap, DirSpec, Square, Topology, Zones};
+use crate::diagnostic::{Diagnostic, LoadError, string_content_start};
+use crate::handler::{Handler, HandlerRegistry};
+use crate::movegen::AttackTable;
+use crate::notation::{self, CompileContext, MoveEntry, MovedRef, Node, ProgramBuilder, Resolved};
+use crate::position::{CellTable, Position, fen};
+
+/// Why a game could not be loaded.
+#[derive(Debug, thiserror::Error)]
+pub enum GameError {
+    #[error("unknown game '{name}'; the built-in games are: {known}")]
+    UnknownGame { name: String, known: String },
+    #[error("cannot read game file {path}: {source}")]
+    Io {
+        path: String,
+        #[source]
+        source: std::io::Error,
+    },
+    #[error("{0}")]
+    Invalid(#[from] LoadError),
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct FileSpec {
+    game: GameSection,
+    board: BoardSection,
+    #[serde(default)]
+    players: IndexMap<String, PlayerSection>,
+    #[serde(default)]
+    zones: IndexMap<String, IndexMap<String, Spanned<String>>>,
+    pieces: IndexMap<String, PieceSection>,
+    setup: SetupSection,
+    #[serde(default)]
+    rules: RulesSection,
+    #[serde(default)]
+    fen: FenSection,
+    #[serde(default)]
+    handlers: BTreeMap<String, Spanned<String>>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct GameSection {
+    name: Option<String>,
+    title: Option<String>,
+    #[serde(default)]
+    description: String,
+    players: Spanned<Vec<String>>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct BoardSection {
+    grid: Spanned<String>,
+    directions: Option<Spanned<IndexMap<String, Spanned<DirValue>>>>,
+    remove: Option<Spanned<String>>,
+    #[serde(default)]
+    sets: IndexMap<String, Spanned<String>>,
+}
+
+#[derive(Deserialize)]
+#[serde(untagged)]
+enum DirValue {
+    Vector(Vec<i32>),
+    Chains(String),
+}
+
+#[derive(Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+struct PlayerSection {
+    letter: Option<Spanned<String>>,
+    map: Option<Spanned<String>>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct PieceSection {
+    letter: Option<Spanned<String>>,
+    #[serde(default)]
+    value: i32,
+    #[serde(default)]
+    royal: bool,
+    #[serde(default)]
+    resets_clock: bool,
+    #[serde(default)]
+    description: String,
+    moves: Option<Spanned<ExprList>>,
+    promote: Option<Spanned<PromoteSection>>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct PromoteSection {
+    zone: String,
+    to: Vec<String>,
+    #[serde(default)]
+    optional: bool,
+    #[serde(default)]
+    from_zone: bool,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct SetupSection {
+    fen: Spanned<String>,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+struct RulesSection {
+    #[serde(default)]
+    royal_safety: bool,
+    #[serde(default)]
+    capture_priority: bool,
+    #[serde(default)]
+    deferred_captures: bool,
+    #[serde(default)]
+    goals: Vec<Spanned<String>>,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+struct FenSection {
+    #[serde(default)]
+    castling: IndexMap<String, Spanned<String>>,
+    en_passant: Option<Spanned<String>>,
+}
+
+/// A piece's `moves`: one expression, or a list of expressions and
+/// `{ expr = "...", priority = n }` tables.
+struct ExprList(Vec<ExprItem>);
+
+struct ExprItem {
+    text: String,
+    span: Option<Range<usize>>,
+    priority: u8,
+}
+
+impl<'de> Deserialize<'de> for ExprList {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = ExprList;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("a move expression or a list of move expressions")
+            }
+            fn visit_str<E: de::Error>(self, s: &str) -> Result<ExprList, E> {
+                Ok(ExprList(vec![ExprItem {
+                    text: s.to_string(),
+                    span: None,
+                    priority: 0,
+                }]))
+            }
+            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<ExprList, A::Error> {
+                let mut items = Vec::new();
+                while let Some(item) = seq.next_element::<Spanned<ExprItem>>()? {
+                    let span = item.span();
+                    let mut item = item.into_inner();
+                    item.span.get_or_insert(span);
+                    items.push(item);
+                }
+                Ok(ExprList(items))
+            }
+        }
+        d.deserialize_any(V)
+    }
+}
+
+impl<'de> Deserialize<'de> for ExprItem {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = ExprItem;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("a move expression or a table { expr = \"...\", priority = n }")
+            }
+            fn visit_str<E: de::Error>(self, s: &str) -> Result<ExprItem, E> {
+                Ok(ExprItem {
+                    text: s.to_string(),
+                    span: None,
+                    priority: 0,
+                })
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<ExprItem, A::Error> {
+                let mut text: Option<Spanned<String>> = None;
+                let mut priority = 0u8;
+                while let Some(key) = map.next_key::<String>()? {
+                    match key.as_str() {
+                        "expr" => text = Some(map.next_value()?),
+                        "priority" => priority = map.next_value()?,
+                        other => return Err(de::Error::unknown_field(other, &["expr", "priority"])),
+                    }
+                }
+                let text = text.ok_or_else(|| de::Error::missing_field("expr"))?;
+                Ok(ExprItem {
+                    span: Some(text.span()),
+                    text: text.into_inner(),
+                    priority,
+                })
+            }
+        }
+        d.deserialize_any(V)
+    }
+}
+
+/// Loads a game from the text of a game file. `file` names it in errors;
+/// `name` is the game's identifier if the file does not give one.
+pub fn load_str(source: &str, file: &str, name: &str) -> Result<Game, LoadError> {
+    load_with(source, file, name, &HandlerRegistry::builtin())
+}
+
+/// Like [`load_str`], with the caller's handlers.
+pub fn load_with(source: &str, file: &str, name: &str, registry: &HandlerRegistry) -> Result<Game, LoadError> {
+    let spec: FileSpec = toml::from_str(source).map_err(|e| {
+        LoadError::new(
+            file,
+            source,
+            vec![Diagnostic::new(e.message().trim().to_string()).at(e.span(), "here")],
+        )
+    })?;
+    let mut loader = Loader {
+        source,
+        errors: Vec::new(),
+    };
+    match loader.build(spec, name, registry) {
+        Some(game) if loader.errors.is_empty() => Ok(game),
+        _ => Err(LoadError::new(file, source, loader.errors)),
+    }
+}
+
+struct Loader<'a> {
+    source: &'a str,
+    errors: Vec<Diagnostic>,
+}
+
+/// Everything about the pieces that compiling their programs produces.
+struct CompiledPieces {
+    programs: Vec<Vec<notation::Program>>,
+    tracks: Vec<bool>,
+    priorities: Vec<u8>,
+    once_flags: u16,
+}
+
+impl Loader<'_> {
+    fn error(&mut self, message: impl Into<String>, span: Option<Range<usize>>, label: &str) {
+        self.errors.push(Diagnostic::new(message).at(span, label));
+    }
+
+    fn build(&mut self, spec: FileSpec, name: &str, registry: &HandlerRegistry) -> Option<Game> {
+        let player_names = spec.game.players.get_ref().clone();
+        if !(1..=8).contains(&player_names.len()) {
+            self.error("a game has 1 to 8 players", Some(spec.game.players.span()), "players");
+            return None;
+        }
+        let topology = self.topology(&spec.board)?;
+        let players = self.players(&spec, &player_names, &topology)?;
+        let piece_names: Vec<String> = spec.pieces.keys().cloned().collect();
+        if piece_names.is_empty() || piece_names.len() > 1000 {
+            self.error("a game needs 1 to 1000 piece types in [pieces]", None, "");
+            return None;
+        }
+        let zones = self.zones(&spec, &player_names, &topology);
+        let handlers = self.handlers(&spec, registry);
+        let letters = self.letters(&spec);
+        let compiled = self.compile_pieces(&spec, &topology, &zones, &players, &handlers, &piece_names)?;
+        let mut pieces = Vec::new();
+        for (i, (pname, p)) in spec.pieces.iter().enumerate() {
+            pieces.push(PieceType {
+                name: pname.clone(),
+                letter: letters[i],
+                value: p.value,
+                royal: p.royal,
+                resets_clock: p.resets_clock,
+                tracks_moved: compiled.tracks[i],
+                promotion: self.promotion(p, &zones, &piece_names),
+                programs: compiled.programs[i].clone(),
+                description: p.description.clone(),
+            });
+        }
+        let rules = self.rules(&spec.rules);
+        let fen = self.fen_config(&spec.fen, &topology, &piece_names);
+        if !self.errors.is_empty() {
+            return None;
+        }
+        let cells = CellTable::new(players.len(), pieces.len());
+        let royal_types = (0..pieces.len() as u16).filter(|t| pieces[*t as usize].royal).collect();
+        let uses_priorities = compiled.priorities.windows(2).any(|w| w[0] != w[1]);
+        let squares = topology.len();
+        let extra = compiled.once_flags as usize * players.len();
+        let mut game = Game {
+            name: spec.game.name.clone().unwrap_or_else(|| name.to_string()),
+            title: spec.game.title.clone().unwrap_or_else(|| name.to_string()),
+            description: spec.game.description.clone(),
+            initial: Position::empty(squares, extra, players.len(), pieces.len()),
+            players,
+            topology,
+            zones,
+            pieces,
+            cells,
+            rules,
+            fen,
+            once_flags: compiled.once_flags,
+            attacks: Vec::new(),
+            handlers,
+            uses_priorities,
+            royal_types,
+        };
+        game.attacks = (0..game.players.len()).map(|p| AttackTable::build(&game, p)).collect();
+        match fen::parse(&game, spec.setup.fen.get_ref(), None) {
+            Ok(pos) => game.initial = pos,
+            Err(e) => {
+                self.error(format!("setup: {}", e.message), Some(spec.setup.fen.span()), "this position");
+                return None;
+            }
+        }
+        Some(game)
+    }
+
+    fn topology(&mut self, board: &BoardSection) -> Option<Topology> {
+        let directions = board.directions.as_ref().map(|d| {
+            d.get_ref()
+                .iter()
+                .map(|(k, v)| {
+                    let spec = match v.get_ref() {
+                        DirValue::Vector(v) => DirSpec::Vector(v.clone()),
+                        DirValue::Chains(s) => DirSpec::Chains(s.clone()),
+                    };
+                    (k.clone(), spec)
+                })
+                .collect()
+        });
+        let spec = BoardSpec {
+            grid: board.grid.get_ref().clone(),
+            directions,
+            remove: board.remove.iter().map(|r| r.get_ref().clone()).collect(),
+            sets: board
+                .sets
+                .iter()
+                .map(|(k, v)| (k.clone(), v.get_ref().clone()))
+                .collect(),
+        };
+        match Topology::build(&spec) {
+            Ok(t) => Some(t),
+            Err(e) => {
+                let span = if e.what.starts_with("board.directions.") {
+                    let key = &e.what["board.directions.".len()..];
+                    board
+                        .directions
+                        .as_ref()
+                        .and_then(|d| d.get_ref().get(key).map(|v| v.span()))
+                } else if e.what == "board.remove" {
+                    board.remove.as_ref().map(|r| r.span())
+                } else if let Some(set) = e.what.strip_prefix("board.sets.") {
+                    board.sets.get(set).map(|s| s.span())
+                } else {
+                    Some(board.grid.span())
+                };
+                self.error(format!("{}: {}", e.what, e.message), span, "in this board description");
+                None
+            }
+        }
+    }
+
+    fn players(&mut self, spec: &FileSpec, names: &[String], topo: &Topology) -> Option<Vec<Player>> {
+        for key in spec.players.keys() {
+            if !names.contains(key) {
+                self.error(
+                    format!("[players.{key}] describes a player that is not in game.players"),
+                    Some(spec.game.players.span()),
+                    "the players",
+                );
+            }
+        }
+        let mut players = Vec::new();
+        for (i, name) in names.iter().enumerate() {
+            let section = spec.players.get(name);
+            let letter = match section.and_then(|s| s.letter.as_ref()) {
+                Some(l) => single_char(l.get_ref()).unwrap_or_else(|| {
+                    self.error("a player's letter is one character", Some(l.span()), "here");
+                    '?'
+                }),
+                None => match (i, names.len()) {
+                    (0, 2) => 'w',
+                    (1, 2) => 'b',
+                    _ => name.chars().next().map_or('?', |c| c.to_ascii_lowercase()),
+                },
+            };
+            let map = match section.and_then(|s| s.map.as_ref()) {
+                None => DirMap::identity(topo),
+                Some(m) => match DirMap::parse(topo, m.get_ref()) {
+                    Ok(map) => map,
+                    Err(e) => {
+                        self.error(format!("players.{name}.map: {e}"), Some(m.span()), "this map");
+                        DirMap::identity(topo)
+                    }
+                },
+            };
+            players.push(Player {
+                name: name.clone(),
+                letter,
+                map,
+            });
+        }
+        Some(players)
+    }
+
+    fn zones(&mut self, spec: &FileSpec, players: &[String], topo: &Topology) -> Zones {
+        let mut zones = Zones::new(players.len(), topo.len());
+        for (zname, per) in &spec.zones {
+            let mut lists = vec![Vec::new(); players.len()];
+            for (who, squares) in per {
+                let set = match topo.parse_squares(squares.get_ref()) {
+                    Ok(s) => s,
+                    Err(e) => {
+                        self.error(format!("zones.{zname}.{who}: {e}"), Some(squares.span()), "these squares");
+                        continue;
+                    }
+                };
+                if who == "all" {
+                    for l in lists.iter_mut() {
+                        l.extend(set.iter().copied());
+                    }
+                } else if let Some(p) = players.iter().position(|p| p == who) {
+                    lists[p].extend(set);
+                } else {
+                    self.error(
+                        format!("zones.{zname}: '{who}' is not a player (nor 'all')"),
+                        Some(squares.span()),
+                        "here",
+                    );
+                }
+            }
+            zones.add(zname, lists);
+        }
+        zones
+    }
+
+    fn handlers(&mut self, spec: &FileSpec, registry: &HandlerRegistry) -> [Option<Arc<dyn Handler>>; 10] {
+        let mut out: [Option<Arc<dyn Handler>>; 10] = Default::default();
+        for (k, name) in &spec.handlers {
+            let slot = match k.parse::<usize>() {
+                Ok(n @ 1..=9) => n,
+                _ => {
+                    self.error(format!("handlers.{k}: handler numbers are 1 to 9"), Some(name.span()), "here");
+                    continue;
+                }
+            };
+            match registry.get(name.get_ref()) {
+                Some(h) => out[slot] = Some(h),
+                None => {
+                    let known: Vec<&str> = registry.names().collect();
+                    self.error(
+                        format!("unknown handler '{}'; registered handlers: {}", name.get_ref(), known.join(", ")),
+                        Some(name.span()),
+                        "this handler",
+                    );
+                }
+            }
+        }
+        out
+    }
+
+    fn letters(&mut self, spec: &FileSpec) -> Vec<char> {
+        let mut letters = Vec::new();
+        for (pname, p) in &spec.pieces {
+            let letter = match &p.letter {
+                Some(l) => match single_char(l.get_ref()).filter(|c| c.is_ascii_alphabetic()) {
+                    Some(c) => c.to_ascii_uppercase(),
+                    None => {
+                        self.error(format!("pieces.{pname}.letter: one letter A-Z"), Some(l.span()), "here");
+                        '?'
+                    }
+                },
+                None => pname.chars().next().unwrap_or('?').to_ascii_uppercase(),
+            };
+            if letters.contains(&letter) {
+                let span = p.letter.as_ref().map(|l| l.span());
+                self.error(
+                    format!("pieces.{pname}: letter '{letter}' is already used by another piece"),
+                    span,
+                    "give each piece its own letter",
+                );
+            }
+            letters.push(letter);
+        }
+        letters
+    }
+
+    /// File position of an expression's error, when the string maps exactly.
+    fn expr_span(&self, item: &ExprItem, outer: Range<usize>, inner: &Range<usize>) -> Option<Range<usize>> {
+        let span = item.span.clone().unwrap_or(outer);
+        match string_content_start(self.source, &span, &item.text) {
+            Some(start) => Some(start + inner.start..start + inner.end.max(inner.start + 1)),
+            None => Some(span),
+        }
+    }
+
+    fn compile_pieces(
+        &mut self,
+        spec: &FileSpec,
+        topology: &Topology,
+        zones: &Zones,
+        players: &[Player],
+        handlers: &[Option<Arc<dyn Handler>>; 10],
+        names: &[String],
+    ) -> Option<CompiledPieces> {
+        let mut registered = [false; 10];
+        for (k, h) in handlers.iter().enumerate() {
+            registered[k] = h.is_some();
+        }
+        let ctx = CompileContext {
+            topology,
+            pieces: names,
+            zones,
+            handlers: registered,
+        };
+        let mut once_flags: u16 = 0;
+        let mut parsed: Vec<Vec<(Node, Resolved, u16, u8)>> = Vec::new();
+        let mut refs: Vec<Vec<MovedRef>> = Vec::new();
+        let mut priorities = Vec::new();
+        for (pname, piece) in &spec.pieces {
+            let mut entries = Vec::new();
+            let mut piece_refs = Vec::new();
+            if let Some(moves) = &piece.moves {
+                for (i, item) in moves.get_ref().0.iter().enumerate() {
+                    let result = notation::parse(&item.text).and_then(|node| {
+                        let r = notation::resolve(&node, &ctx)?;
+                        Ok((node, r))
+                    });
+                    match result {
+                        Ok((node, resolved)) => {
+                            piece_refs.extend(notation::moved_refs(&node));
+                            let base = once_flags;
+                            once_flags = once_flags.saturating_add(resolved.once_count);
+                            priorities.push(item.priority);
+                            entries.push((node, resolved, base, item.priority));
+                        }
+                        Err(e) => {
+                            let span = self.expr_span(item, moves.span(), &e.span);
+                            let mut d = Diagnostic::new(format!("piece {pname}, move {}: {}", i + 1, e.message))
+                                .at(span, e.expected.as_ref().map_or(String::new(), |x| format!("expected {x}")));
+                            d = d.note(e.render(&item.text));
+                            self.errors.push(d);
+                        }
+                    }
+                }
+            }
+            parsed.push(entries);
+            refs.push(piece_refs);
+        }
+        if !self.errors.is_empty() {
+            return None;
+        }
+        let mut programs = Vec::new();
+        for (entries, (pname, piece)) in parsed.iter().zip(&spec.pieces) {
+            let mut per_player = Vec::new();
+            for player in players {
+                let list: Vec<(MoveEntry, &Resolved, u16)> = entries
+                    .iter()
+                    .map(|(n, r, b, p)| (MoveEntry { node: n, priority: *p }, r, *b))
+                    .collect();
+                match ProgramBuilder::new(&ctx, &player.map).piece(&list, true) {
+                    Ok(p) => per_player.push(p),
+                    Err(e) => {
+                        let span = piece.moves.as_ref().map(|m| m.span());
+                        self.error(format!("piece {pname}: {}", e.message), span, "in these moves");
+                        return None;
+                    }
+                }
+            }
+            programs.push(per_player);
+        }
+        let mut tracks = vec![false; names.len()];
+        for (i, list) in refs.iter().enumerate() {
+            for r in list {
+                match r {
+                    MovedRef::Mover => tracks[i] = true,
+                    MovedRef::Piece(n) => {
+                        if let Some(j) = names.iter().position(|x| x == n) {
+                            tracks[j] = true;
+                        }
+                    }
+                    MovedRef::Any => tracks.iter_mut().for_each(|t| *t = true),
+                }
+            }
+        }
+        Some(CompiledPieces {
+            programs,
+            tracks,
+            priorities,
+            once_flags,
+        })
+    }
+
+    fn promotion(&mut self, p: &PieceSection, zones: &Zones, names: &[String]) -> Option<Promotion> {
+        let promo = p.promote.as_ref()?;
+        let span = Some(promo.span());
+        let spec = promo.get_ref();
+        let Some(zone) = zones.find(&spec.zone) else {
+            self.error(format!("promotion zone '{}' is not defined in [zones]", spec.zone), span, "here");
+            return None;
+        };
+        let mut to = Vec::new();
+        for t in &spec.to {
+            match names.iter().position(|n| n == t) {
+                Some(i) => to.push(i as u16),
+                None => self.error(format!("promotion to unknown piece '{t}'"), span.clone(), "here"),
+            }
+        }
+        if to.is_empty() {
+            self.error("a promotion needs at least one piece in 'to'", span, "here");
+            return None;
+        }
+        Some(Promotion {
+            zone,
+            to,
+            optional: spec.optional,
+            from_zone: spec.from_zone,
+        })
+    }
+
+    fn rules(&mut self, r: &RulesSection) -> Rules {
+        let mut goals = Goals::default();
+        for g in &r.goals {
+            if let Err(e) = parse_goal(&mut goals, g.get_ref()) {
+                self.error(format!("rules.goals: {e}"), Some(g.span()), "this goal");
+            }
+        }
+        Rules {
+            royal_safety: r.royal_safety,
+            capture_priority: r.capture_priority,
+            deferred_captures: r.deferred_captures,
+            goals,
+        }
+    }
+
+    fn fen_config(&mut self, f: &FenSection, topo: &Topology, names: &[String]) -> FenConfig {
+        let mut cfg = FenConfig::default();
+        for (letter, squares) in &f.castling {
+            let Some(c) = single_char(letter) else {
+                self.error(format!("fen.castling: '{letter}' is not one letter"), Some(squares.span()), "here");
+                continue;
+            };
+            let found: Vec<Option<Square>> = squares.get_ref().split_whitespace().map(|s| topo.square(s)).collect();
+            match found.as_slice() {
+                [Some(k), Some(r)] => cfg.castling.push((c, *k, *r)),
+                _ => self.error(
+                    format!("fen.castling.{letter}: give the king's and the rook's squares, e.g. \"e1 h1\""),
+                    Some(squares.span()),
+                    "here",
+                ),
+            }
+        }
+        if let Some(ep) = &f.en_passant {
+            match names.iter().position(|n| n == ep.get_ref()) {
+                Some(i) => cfg.en_passant = Some(i as u16),
+                None => self.error(format!("fen.en_passant: unknown piece '{}'", ep.get_ref()), Some(ep.span()), "here"),
+            }
+        }
+        cfg
+    }
+}
+
+fn single_char(s: &str) -> Option<char> {
+    let mut it = s.chars();
+    match (it.next(), it.next()) {
+        (Some(c), None) => Some(c),
+        _ => None,
+    }
+}

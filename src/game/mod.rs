@@ -1,0 +1,214 @@
+//! The compiled game: players, board, piece types with their programs,
+//! rules and goals. A [`Game`] is immutable once loaded and shared by
+//! every position of that game.
+
+mod library;
+mod load;
+mod rules;
+
+pub use library::{BuiltinGame, builtin_games, load_game};
+pub use load::{GameError, load_str};
+pub use rules::{GameResult, Goals, Outcome, parse_goal};
+
+use std::fmt;
+use std::sync::Arc;
+
+use crate::board::{DirMap, Square, Topology, Zones};
+use crate::handler::Handler;
+use crate::movegen::{AttackTable, MoveRef};
+use crate::notation::Program;
+use crate::position::{CellTable, Position, squares_of};
+
+/// A player: name, the letter used for it in position strings, and how it
+/// reads directions.
+#[derive(Clone, Debug)]
+pub struct Player {
+    pub name: String,
+    pub letter: char,
+    pub map: DirMap,
+}
+
+/// A piece type.
+#[derive(Clone, Debug)]
+pub struct PieceType {
+    pub name: String,
+    /// Letter in position strings (upper case; the second player's pieces
+    /// are written in lower case).
+    pub letter: char,
+    pub value: i32,
+    /// Losing it (or leaving it attacked, with royal safety) loses the game.
+    pub royal: bool,
+    /// A move of this piece restarts the no-progress clock (chess pawns).
+    pub resets_clock: bool,
+    /// The piece carries a "has moved" flag (it is read by some `m`/`M`).
+    pub tracks_moved: bool,
+    pub promotion: Option<Promotion>,
+    /// One program per player.
+    pub programs: Vec<Program>,
+    pub description: String,
+}
+
+/// What a piece may become when it ends a move in a zone.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Promotion {
+    pub zone: usize,
+    pub to: Vec<u16>,
+    /// The piece may also stay as it is.
+    pub optional: bool,
+    /// Moves that start in the zone promote too (shogi).
+    pub from_zone: bool,
+}
+
+/// Game-level rules that choose among the generated moves.
+#[derive(Clone, Debug, Default)]
+pub struct Rules {
+    /// A move may not leave one of the mover's royal pieces attacked.
+    pub royal_safety: bool,
+    /// If any capture exists, moves without captures are illegal.
+    pub capture_priority: bool,
+    /// `x` marks pieces and removes them when the move ends.
+    pub deferred_captures: bool,
+    pub goals: Goals,
+}
+
+/// How castling rights and the en passant field of a FEN map onto the
+/// moved flags and the move history.
+#[derive(Clone, Debug, Default)]
+pub struct FenConfig {
+    /// Letter, king square, rook square.
+    pub castling: Vec<(char, Square, Square)>,
+    /// Piece type whose double step sets the en passant square.
+    pub en_passant: Option<u16>,
+}
+
+/// A loaded game.
+pub struct Game {
+    /// Identifier (`chess`), used on the command line.
+    pub name: String,
+    /// Display name (`Chess`).
+    pub title: String,
+    pub description: String,
+    pub players: Vec<Player>,
+    pub topology: Topology,
+    pub zones: Zones,
+    pub pieces: Vec<PieceType>,
+    pub cells: CellTable,
+    pub rules: Rules,
+    pub fen: FenConfig,
+    /// `[o]` flags per player.
+    pub once_flags: u16,
+    pub(crate) attacks: Vec<AttackTable>,
+    pub(crate) handlers: [Option<Arc<dyn Handler>>; 10],
+    /// The move alternatives have different priorities.
+    pub(crate) uses_priorities: bool,
+    royal_types: Vec<u16>,
+    initial: Position,
+}
+
+impl fmt::Debug for Game {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Game")
+            .field("name", &self.name)
+            .field("players", &self.players.len())
+            .field("squares", &self.topology.len())
+            .field("pieces", &self.pieces.len())
+            .finish()
+    }
+}
+
+impl Game {
+    /// The starting position from the game's setup.
+    pub fn initial_position(&self) -> Position {
+        self.initial.clone()
+    }
+
+    /// Number of position slots: squares, then once-flags per player.
+    pub fn slot_count(&self) -> usize {
+        self.topology.len() + self.once_flags as usize * self.players.len()
+    }
+
+    /// Slot of once-flag `id` of `player`.
+    #[inline]
+    pub fn once_slot(&self, id: u16, player: usize) -> usize {
+        self.topology.len() + id as usize * self.players.len() + player
+    }
+
+    pub(crate) fn handler(&self, k: u8) -> Option<&Arc<dyn Handler>> {
+        self.handlers.get(k as usize)?.as_ref()
+    }
+
+    /// The player who moves after `side`.
+    pub fn next_player(&self, side: usize) -> usize {
+        (side + 1) % self.players.len()
+    }
+
+    pub fn piece_by_name(&self, name: &str) -> Option<u16> {
+        self.pieces.iter().position(|p| p.name == name).map(|i| i as u16)
+    }
+
+    pub fn piece_by_letter(&self, letter: char) -> Option<u16> {
+        let up = letter.to_ascii_uppercase();
+        self.pieces.iter().position(|p| p.letter == up).map(|i| i as u16)
+    }
+
+    /// Plays `mv` (generated in `pos`) on `pos`.
+    pub fn make(&self, pos: &mut Position, mv: MoveRef) {
+        let h = mv.header;
+        let resets = h.captures > 0
+            || self
+                .pieces
+                .get(h.piece as usize)
+                .is_some_and(|p| p.resets_clock);
+        let ep = self.en_passant_square(pos.side(), mv);
+        let next = self.next_player(pos.side());
+        pos.make(&self.cells, mv, next, resets, ep);
+    }
+
+    /// Takes back `mv`, the last move made on `pos`.
+    pub fn undo(&self, pos: &mut Position, mv: MoveRef) {
+        pos.undo(&self.cells, mv);
+    }
+
+    /// The square passed over by a double step of the en passant piece.
+    fn en_passant_square(&self, side: usize, mv: MoveRef) -> Option<Square> {
+        if self.fen.en_passant != Some(mv.header.piece) {
+            return None;
+        }
+        let (from, to) = (mv.header.from()?, mv.header.to()?);
+        let north = self.players[side].map.apply(self.topology.dir('N')?);
+        let mid = self.topology.step(from, north)?;
+        (self.topology.step(mid, north) == Some(to)).then_some(mid)
+    }
+
+    /// Piece types that are royal.
+    pub fn royal_types(&self) -> &[u16] {
+        &self.royal_types
+    }
+
+    /// True if one of `player`'s royal pieces is attacked by an opponent.
+    pub fn royal_attacked(&self, pos: &Position, player: usize) -> bool {
+        for &t in &self.royal_types {
+            for sq in squares_of(pos.piece_bits(player, t as usize)) {
+                let cell = pos.cell(sq);
+                for by in 0..self.players.len() {
+                    if by != player
+                        && crate::movegen::attack::attacked(self, pos.cells(), pos.history(), sq, by, cell, None)
+                    {
+                        return true;
+                    }
+                }
+            }
+        }
+        false
+    }
+
+    /// True if `sq` would be attacked by a player other than `player` if a
+    /// piece of `player` stood there.
+    pub fn square_attacked(&self, pos: &Position, sq: Square, player: usize) -> bool {
+        let here = pos.cell(sq);
+        let hypo = if here.is_empty() { self.cells.phantom(player) } else { here };
+        (0..self.players.len()).any(|by| {
+            by != player && crate::movegen::attack::attacked(self, pos.cells(), pos.history(), sq, by, hypo, None)
+        })
+    }
+}

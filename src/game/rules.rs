@@ -1,0 +1,143 @@
+//! Goals: how a game ends (`checkmate = win`, `repetition 3 = draw`, …) and
+//! the result of a finished game.
+
+use super::Game;
+use crate::position::Position;
+
+/// What a condition means for the player who made the last move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    Win,
+    Loss,
+    Draw,
+}
+
+/// The end conditions of a game. Each outcome is from the point of view of
+/// the player who just moved (who gave the mate, made the repetition, …).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Goals {
+    /// The side to move has no legal move and a royal piece is attacked.
+    pub checkmate: Option<Outcome>,
+    /// The side to move has no legal move and no royal piece is attacked.
+    pub stalemate: Option<Outcome>,
+    /// The side to move has no legal move (when neither of the above applies).
+    pub no_moves: Option<Outcome>,
+    /// The same position for the n-th time.
+    pub repetition: Option<(u32, Outcome)>,
+    /// n plies without a capture or a clock-resetting move.
+    pub no_progress: Option<(u32, Outcome)>,
+}
+
+/// How a finished game ended.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum GameResult {
+    Win { winner: usize, reason: String },
+    Draw { reason: String },
+}
+
+/// Parses one goal line, e.g. `checkmate = win` or `no_progress 100 = draw`.
+pub fn parse_goal(goals: &mut Goals, text: &str) -> Result<(), String> {
+    let (cond, outcome) = text
+        .split_once('=')
+        .ok_or_else(|| format!("'{text}' is not of the form 'condition = win|loss|draw'"))?;
+    let outcome = match outcome.trim() {
+        "win" => Outcome::Win,
+        "loss" => Outcome::Loss,
+        "draw" => Outcome::Draw,
+        other => return Err(format!("unknown outcome '{other}': use win, loss or draw")),
+    };
+    let words: Vec<&str> = cond.split_whitespace().collect();
+    let count = |w: &[&str]| -> Result<u32, String> {
+        match w {
+            [n] => n
+                .parse::<u32>()
+                .ok()
+                .filter(|n| *n > 0)
+                .ok_or_else(|| format!("'{n}' is not a positive count")),
+            _ => Err(format!("'{}' needs one count, e.g. '{} 3'", w.join(" "), cond.trim())),
+        }
+    };
+    match words.as_slice() {
+        ["checkmate"] => goals.checkmate = Some(outcome),
+        ["stalemate"] => goals.stalemate = Some(outcome),
+        ["no_moves"] => goals.no_moves = Some(outcome),
+        ["repetition", rest @ ..] => goals.repetition = Some((count(rest)?, outcome)),
+        ["no_progress", rest @ ..] => goals.no_progress = Some((count(rest)?, outcome)),
+        _ => {
+            return Err(format!(
+                "unknown condition '{}': use checkmate, stalemate, no_moves, repetition N or no_progress N",
+                cond.trim()
+            ));
+        }
+    }
+    Ok(())
+}
+
+impl Game {
+    /// The result if the game is over in `pos`, where the side to move has
+    /// `legal_moves` legal moves.
+    pub fn result(&self, pos: &Position, legal_moves: usize) -> Option<GameResult> {
+        let n = self.players.len();
+        let side = pos.side();
+        let last = (side + n - 1) % n;
+        let g = &self.rules.goals;
+        let decide = |outcome: Outcome, reason: &str| -> GameResult {
+            match outcome {
+                Outcome::Win => GameResult::Win {
+                    winner: last,
+                    reason: reason.to_string(),
+                },
+                Outcome::Loss => GameResult::Win {
+                    winner: side,
+                    reason: reason.to_string(),
+                },
+                Outcome::Draw => GameResult::Draw {
+                    reason: reason.to_string(),
+                },
+            }
+        };
+        if legal_moves == 0 {
+            let in_check = self.royal_attacked(pos, side);
+            return Some(match (in_check, g.checkmate, g.stalemate, g.no_moves) {
+                (true, Some(o), _, _) => decide(o, "checkmate"),
+                (false, _, Some(o), _) => decide(o, "stalemate"),
+                (_, _, _, Some(o)) => decide(o, "no legal moves"),
+                _ => GameResult::Draw {
+                    reason: "no legal moves".into(),
+                },
+            });
+        }
+        if let Some((times, o)) = g.repetition
+            && pos.repetitions() + 1 >= times
+        {
+            return Some(decide(o, &format!("position repeated {times} times")));
+        }
+        if let Some((plies, o)) = g.no_progress
+            && pos.clock() >= plies
+        {
+            return Some(decide(o, &format!("{plies} plies without progress")));
+        }
+        None
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn goals_parse() {
+        let mut g = Goals::default();
+        parse_goal(&mut g, "checkmate = win").unwrap();
+        parse_goal(&mut g, "repetition 3 = draw").unwrap();
+        parse_goal(&mut g, " no_progress 100 = draw ").unwrap();
+        assert_eq!(g.checkmate, Some(Outcome::Win));
+        assert_eq!(g.repetition, Some((3, Outcome::Draw)));
+        assert_eq!(g.no_progress, Some((100, Outcome::Draw)));
+        assert!(parse_goal(&mut g, "checkmate").is_err());
+        assert!(parse_goal(&mut g, "mate = win").is_err());
+        assert!(parse_goal(&mut g, "repetition = draw").is_err());
+        assert!(parse_goal(&mut g, "repetition x = draw").is_err());
+        assert!(parse_goal(&mut g, "stalemate = maybe").is_err());
+    }
+}

@@ -1,0 +1,136 @@
+//! Extension handlers: rules the notation cannot express, written in Rust
+//! and called from a move expression as `[1]`..`[9]` (`notation.md` §9).
+//!
+//! A game file names the handlers it uses in its `[handlers]` table
+//! (`1 = "explode"`); the names are looked up in a [`HandlerRegistry`].
+//! A handler sees the path's state and answers with zero or more
+//! [`Branch`]es: none fails the path, one continues it, several fork it.
+//!
+//! ```
+//! use dagaz::handler::{Branch, Handler, HandlerContext};
+//!
+//! /// Fails unless the cursor is on the board's edge.
+//! struct OnEdge;
+//!
+//! impl Handler for OnEdge {
+//!     fn call(&self, ctx: &HandlerContext, out: &mut Vec<Branch>) {
+//!         let topo = &ctx.game.topology;
+//!         let inside = topo.all_dirs().iter().all(|d| topo.step(ctx.cursor, *d).is_some());
+//!         if !inside {
+//!             out.push(Branch::stay(ctx.cursor));
+//!         }
+//!     }
+//! }
+//! ```
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+use crate::board::Square;
+use crate::game::Game;
+use crate::position::{Cell, NO_PIECE};
+
+/// What a handler may look at.
+pub struct HandlerContext<'a> {
+    pub game: &'a Game,
+    /// The working board of the path (the path's own effects included).
+    pub cells: &'a [Cell],
+    pub cursor: Square,
+    /// The piece in the hand, or [`Cell::EMPTY`].
+    pub hand: Cell,
+    /// The moving player.
+    pub player: usize,
+}
+
+/// A piece on the board, decoded.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PieceOn {
+    pub piece: u16,
+    pub owner: usize,
+}
+
+impl HandlerContext<'_> {
+    /// The piece on `sq`, if any.
+    pub fn piece_at(&self, sq: Square) -> Option<PieceOn> {
+        let c = *self.cells.get(sq.index())?;
+        let info = self.game.cells.info(c);
+        (!c.is_empty() && !c.is_marked() && info.piece != NO_PIECE).then_some(PieceOn {
+            piece: info.piece,
+            owner: info.owner as usize,
+        })
+    }
+}
+
+/// One way for the path to continue after a handler.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Branch {
+    /// Where the cursor is afterwards.
+    pub cursor: Square,
+    /// Squares whose pieces are captured (as by `[x]`); the branch fails if
+    /// one of them is empty.
+    pub captures: Vec<Square>,
+}
+
+impl Branch {
+    /// Continue on `cursor` without effects.
+    pub fn stay(cursor: Square) -> Branch {
+        Branch {
+            cursor,
+            captures: Vec::new(),
+        }
+    }
+}
+
+/// Rust code called from a move expression.
+pub trait Handler: Send + Sync {
+    /// Appends the ways the path may continue to `out` (nothing = fail).
+    /// Must give the same answer for the same context.
+    fn call(&self, ctx: &HandlerContext, out: &mut Vec<Branch>);
+}
+
+/// Handlers by name, for game files to refer to.
+#[derive(Clone, Default)]
+pub struct HandlerRegistry {
+    handlers: BTreeMap<String, Arc<dyn Handler>>,
+}
+
+impl HandlerRegistry {
+    /// The handlers that ship with dagaz.
+    pub fn builtin() -> HandlerRegistry {
+        let mut r = HandlerRegistry::default();
+        r.register("explode", Explode);
+        r
+    }
+
+    pub fn register(&mut self, name: &str, handler: impl Handler + 'static) {
+        self.handlers.insert(name.to_string(), Arc::new(handler));
+    }
+
+    pub fn get(&self, name: &str) -> Option<Arc<dyn Handler>> {
+        self.handlers.get(name).cloned()
+    }
+
+    pub fn names(&self) -> impl Iterator<Item = &str> {
+        self.handlers.keys().map(String::as_str)
+    }
+}
+
+/// `explode`: captures every piece, of any side, on the squares one king
+/// step from the cursor (the blast of a capture in the explosion demo game).
+struct Explode;
+
+impl Handler for Explode {
+    fn call(&self, ctx: &HandlerContext, out: &mut Vec<Branch>) {
+        let topo = &ctx.game.topology;
+        let captures = topo
+            .all_dirs()
+            .iter()
+            .filter_map(|d| topo.step(ctx.cursor, *d))
+            .filter(|sq| ctx.piece_at(*sq).is_some())
+            .collect();
+        out.push(Branch {
+            cursor: ctx.cursor,
+            captures,
+        });
+    }
+}

@@ -1,0 +1,887 @@
+//! Attack detection: "could a piece of player `by` capture on this square?"
+//!
+//! At load time every piece program is executed symbolically, from an
+//! abstract origin, to find its capturing paths. Each path becomes a walk
+//! *from the target back to the origin*, with the conditions the path
+//! placed on the squares it crossed; all walks of a player are merged into
+//! one trie. Testing a square is then a walk of that trie over the real
+//! board, the same work a hand-written mailbox generator does for rays and
+//! leaps. Programs the analysis cannot read exactly (maximal repetitions,
+//! handlers, `[o]`, boards whose directions are not grid vectors) fall back
+//! to running the piece's program forwards.
+//!
+//! Inside an attacker's program, `a A s S` count as satisfied: attack
+//! detection does not recurse into attacks.
+
+use std::collections::HashMap;
+
+use super::moves::MoveList;
+use super::vm::{Env, Mode, Vm};
+use crate::board::{Dir, DirKind, Square};
+use crate::game::Game;
+use crate::notation::{Op, Program, Test};
+use crate::position::{Cell, NO_PIECE, Ply};
+
+/// Read access to board slots (the real board, or the board as it was
+/// before the current move began).
+pub(crate) trait CellSource {
+    fn cell(&self, slot: usize) -> Cell;
+}
+
+impl CellSource for [Cell] {
+    #[inline]
+    fn cell(&self, slot: usize) -> Cell {
+        self[slot]
+    }
+}
+
+/// A condition on one square of an attack walk, relative to the attacker.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+enum Cond {
+    Empty,
+    NotEmpty,
+    Enemy,
+    NotEnemy,
+    Friend,
+    NotFriend,
+    TypeIs(u16),
+    Moved,
+    NotMoved,
+    InZone(u16),
+    LastStart,
+    LastEnd,
+}
+
+#[derive(Clone, Copy, Debug)]
+struct Node {
+    /// Piece types (below 64) that attack when found here, unconditionally.
+    mask: u64,
+    term_at: u32,
+    term_len: u16,
+    edge_at: u32,
+    edge_len: u16,
+}
+
+#[derive(Clone, Copy, Debug)]
+struct Edge {
+    conds: u16,
+    dir: Dir,
+    child: u32,
+}
+
+#[derive(Clone, Copy, Debug)]
+struct Terminal {
+    piece: u16,
+    conds: u16,
+}
+
+/// The attack trie of one player.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct AttackTable {
+    nodes: Vec<Node>,
+    edges: Vec<Edge>,
+    terminals: Vec<Terminal>,
+    cond_lists: Vec<Vec<Cond>>,
+    /// Piece types tested by running their programs forwards.
+    fallback: Vec<u16>,
+}
+
+/// True if a piece of `by` could capture a piece `hypo` standing on
+/// `target`. `exclude` is a square whose piece does not count (the moving
+/// piece, for "protected by the mover's other pieces").
+pub(crate) fn attacked<C: CellSource + ?Sized>(
+    game: &Game,
+    cells: &C,
+    history: &[Ply],
+    target: Square,
+    by: usize,
+    hypo: Cell,
+    exclude: Option<Square>,
+) -> bool {
+    let table = &game.attacks[by];
+    let view = View {
+        cells,
+        target,
+        hypo,
+    };
+    if table.walk(game, &view, history, by, exclude) {
+        return true;
+    }
+    !table.fallback.is_empty() && fallback(game, &view, history, by, exclude, &table.fallback)
+}
+
+struct View<'a, C: ?Sized> {
+    cells: &'a C,
+    target: Square,
+    hypo: Cell,
+}
+
+impl<C: CellSource + ?Sized> View<'_, C> {
+    #[inline]
+    fn get(&self, sq: Square) -> Cell {
+        if sq == self.target {
+            self.hypo
+        } else {
+            self.cells.cell(sq.index())
+        }
+    }
+}
+
+impl AttackTable {
+    fn walk<C: CellSource + ?Sized>(
+        &self,
+        game: &Game,
+        view: &View<C>,
+        history: &[Ply],
+        by: usize,
+        exclude: Option<Square>,
+    ) -> bool {
+        if self.nodes.is_empty() {
+            return false;
+        }
+        let topo = &game.topology;
+        let table = &game.cells;
+        let mut stack: [(u32, Square); 64] = [(0, Square(0)); 64];
+        let mut overflow: Vec<(u32, Square)> = Vec::new();
+        stack[0] = (0, view.target);
+        let mut len = 1;
+        loop {
+            let (n, sq) = if len > 0 {
+                len -= 1;
+                stack[len]
+            } else if let Some(x) = overflow.pop() {
+                x
+            } else {
+                return false;
+            };
+            let node = &self.nodes[n as usize];
+            let c = view.get(sq);
+            if (node.mask != 0 || node.term_len != 0) && !c.is_empty() && Some(sq) != exclude {
+                let info = table.info(c);
+                if info.owner as usize == by && info.piece != NO_PIECE && !c.is_marked() {
+                    if info.piece < 64 && node.mask & (1u64 << info.piece) != 0 {
+                        return true;
+                    }
+                    let terms = &self.terminals[node.term_at as usize..][..node.term_len as usize];
+                    for t in terms {
+                        if t.piece == info.piece && self.conds_hold(game, view, history, by, t.conds, sq) {
+                            return true;
+                        }
+                    }
+                }
+            }
+            let edges = &self.edges[node.edge_at as usize..][..node.edge_len as usize];
+            for e in edges {
+                if (e.conds == 0 || self.conds_hold(game, view, history, by, e.conds, sq))
+                    && let Some(next) = topo.step(sq, e.dir)
+                {
+                    if len < stack.len() {
+                        stack[len] = (e.child, next);
+                        len += 1;
+                    } else {
+                        overflow.push((e.child, next));
+                    }
+                }
+            }
+        }
+    }
+
+    fn conds_hold<C: CellSource + ?Sized>(
+        &self,
+        game: &Game,
+        view: &View<C>,
+        history: &[Ply],
+        by: usize,
+        list: u16,
+        sq: Square,
+    ) -> bool {
+        let c = view.get(sq);
+        let info = game.cells.info(c);
+        let piece = !c.is_empty() && !c.is_marked();
+        self.cond_lists[list as usize].iter().all(|cond| match *cond {
+            Cond::Empty => c.is_empty(),
+            Cond::NotEmpty => !c.is_empty(),
+            Cond::Enemy => piece && info.owner as usize != by,
+            Cond::NotEnemy => !(piece && info.owner as usize != by),
+            Cond::Friend => piece && info.owner as usize == by,
+            Cond::NotFriend => !(piece && info.owner as usize == by),
+            Cond::TypeIs(t) => !c.is_empty() && info.piece == t,
+            Cond::Moved => piece && info.piece != NO_PIECE && info.moved,
+            Cond::NotMoved => piece && info.piece != NO_PIECE && !info.moved,
+            Cond::InZone(z) => game.zones.contains(z as usize, by, sq),
+            Cond::LastStart | Cond::LastEnd => history
+                .iter()
+                .rev()
+                .take_while(|p| p.player as usize != by)
+                .any(|p| {
+                    let s = if *cond == Cond::LastStart { p.from } else { p.to };
+                    s == Some(sq)
+                }),
+        })
+    }
+
+    /// Builds the table of player `by` from the game's programs.
+    pub(crate) fn build(game: &Game, by: usize) -> AttackTable {
+        let mut trie = TrieBuilder::default();
+        let mut fallback = Vec::new();
+        let vectors = game.topology.all_vectors();
+        for (t, piece) in game.pieces.iter().enumerate() {
+            let Some(prog) = piece.programs.get(by) else {
+                continue;
+            };
+            let patterns = if vectors {
+                Analysis::run(game, prog)
+            } else {
+                None
+            };
+            match patterns {
+                Some(list) => {
+                    for p in list {
+                        trie.insert(&p, t as u16);
+                    }
+                }
+                None => fallback.push(t as u16),
+            }
+        }
+        let mut table = trie.finish();
+        table.fallback = fallback;
+        table
+    }
+
+    /// Piece types whose attacks are found by running their programs.
+    #[cfg(test)]
+    pub(crate) fn fallback_types(&self) -> &[u16] {
+        &self.fallback
+    }
+
+    #[cfg(test)]
+    pub(crate) fn node_count(&self) -> usize {
+        self.nodes.len()
+    }
+}
+
+/// Attack detection by running programs forwards on a copy of the board.
+fn fallback<C: CellSource + ?Sized>(
+    game: &Game,
+    view: &View<C>,
+    history: &[Ply],
+    by: usize,
+    exclude: Option<Square>,
+    types: &[u16],
+) -> bool {
+    let n = game.slot_count();
+    let mut cells: Vec<Cell> = (0..n).map(|s| view.cells.cell(s)).collect();
+    cells[view.target.index()] = view.hypo;
+    let mut vm = Vm::new();
+    let mut sink = MoveList::new();
+    let env = Env {
+        game,
+        player: by,
+        history,
+        mode: Mode::Attack(view.target),
+    };
+    for sq in game.topology.squares() {
+        if Some(sq) == exclude || sq == view.target {
+            continue;
+        }
+        let info = game.cells.info(cells[sq.index()]);
+        if info.piece == NO_PIECE || info.owner as usize != by || !types.contains(&info.piece) {
+            continue;
+        }
+        let prog = &game.pieces[info.piece as usize].programs[by];
+        if matches!(vm.run(&env, &mut cells, prog, sq, &mut sink), Ok(true)) {
+            return true;
+        }
+    }
+    false
+}
+
+/// An attack walk: conditions to check on the current square, then a step;
+/// at the end, conditions on the attacker's own square.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct Pattern {
+    steps: Vec<(Vec<Cond>, Dir)>,
+    origin: Vec<Cond>,
+}
+
+#[derive(Default)]
+struct TrieBuilder {
+    nodes: Vec<BuildNode>,
+    cond_ids: HashMap<Vec<Cond>, u16>,
+    cond_lists: Vec<Vec<Cond>>,
+}
+
+#[derive(Default)]
+struct BuildNode {
+    terms: Vec<(u16, u16)>,
+    edges: Vec<(u16, Dir, u32)>,
+}
+
+impl TrieBuilder {
+    fn intern(&mut self, mut conds: Vec<Cond>) -> u16 {
+        if self.cond_lists.is_empty() {
+            self.cond_lists.push(Vec::new());
+            self.cond_ids.insert(Vec::new(), 0);
+        }
+        conds.dedup();
+        if let Some(&id) = self.cond_ids.get(&conds) {
+            return id;
+        }
+        let id = self.cond_lists.len() as u16;
+        self.cond_ids.insert(conds.clone(), id);
+        self.cond_lists.push(conds);
+        id
+    }
+
+    fn insert(&mut self, p: &Pattern, piece: u16) {
+        if self.nodes.is_empty() {
+            self.nodes.push(BuildNode::default());
+        }
+        let mut n = 0usize;
+        for (conds, dir) in &p.steps {
+            let c = self.intern(conds.clone());
+            let found = self.nodes[n]
+                .edges
+                .iter()
+                .find(|(ec, ed, _)| *ec == c && ed == dir)
+                .map(|e| e.2);
+            n = match found {
+                Some(child) => child as usize,
+                None => {
+                    self.nodes.push(BuildNode::default());
+                    let child = self.nodes.len() - 1;
+                    self.nodes[n].edges.push((c, *dir, child as u32));
+                    child
+                }
+            };
+        }
+        let c = self.intern(p.origin.clone());
+        if !self.nodes[n].terms.contains(&(piece, c)) {
+            self.nodes[n].terms.push((piece, c));
+        }
+    }
+
+    fn finish(mut self) -> AttackTable {
+        if self.cond_lists.is_empty() {
+            self.intern(Vec::new());
+        }
+        let mut t = AttackTable {
+            cond_lists: std::mem::take(&mut self.cond_lists),
+            ..Default::default()
+        };
+        for b in &self.nodes {
+            let mut node = Node {
+                mask: 0,
+                term_at: t.terminals.len() as u32,
+                term_len: 0,
+                edge_at: t.edges.len() as u32,
+                edge_len: b.edges.len() as u16,
+            };
+            for &(piece, conds) in &b.terms {
+                if conds == 0 && piece < 64 {
+                    node.mask |= 1 << piece;
+                } else {
+                    t.terminals.push(Terminal { piece, conds });
+                    node.term_len += 1;
+                }
+            }
+            for &(conds, dir, child) in &b.edges {
+                t.edges.push(Edge { conds, dir, child });
+            }
+            t.nodes.push(node);
+        }
+        t
+    }
+}
+
+/// What the symbolic execution knows about a square.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Know {
+    /// Untouched by the path: the real board decides; `empty`/`occupied`
+    /// record what runtime conditions already demand.
+    Orig { empty: bool, occupied: bool },
+    /// The path removed what was there.
+    Emptied,
+    /// The path dropped one of its own pieces here (type if known).
+    Own,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Hand {
+    Empty,
+    Mover,
+    Other,
+}
+
+type Id = [i32; 3];
+
+/// One path of the symbolic execution.
+#[derive(Clone, Debug)]
+struct State {
+    pc: usize,
+    /// `dirs[i]` leads from point `i` to point `i + 1`.
+    dirs: Vec<Dir>,
+    ids: Vec<Id>,
+    conds: Vec<Vec<Cond>>,
+    know: Vec<(Id, Know)>,
+    hand: Hand,
+    mover_drop: Option<Id>,
+    landings: Vec<Id>,
+    from: Option<Id>,
+    vars: [Option<Dir>; 10],
+    slots: Vec<(Id, u32)>,
+    nav: Vec<usize>,
+    captures: Vec<usize>,
+    visited: Vec<Id>,
+    effects: u32,
+}
+
+/// Symbolic execution of one program.
+struct Analysis<'a> {
+    game: &'a Game,
+    prog: &'a Program,
+    extent: [i32; 3],
+    max_steps: usize,
+    budget: usize,
+    patterns: Vec<Pattern>,
+    failed: bool,
+}
+
+impl<'a> Analysis<'a> {
+    /// The program's capture patterns, or `None` if it cannot be analysed.
+    fn run(game: &'a Game, prog: &'a Program) -> Option<Vec<Pattern>> {
+        if prog
+            .ops
+            .iter()
+            .any(|op| matches!(op, Op::Once(_) | Op::Handler(_) | Op::Iter { maximal: true, .. }))
+        {
+            return None;
+        }
+        let g = game.topology.grid();
+        let extent = [
+            g.cols.len() as i32,
+            g.rows.len() as i32,
+            g.levels.len().max(1) as i32,
+        ];
+        let mut a = Analysis {
+            game,
+            prog,
+            extent,
+            max_steps: 2 * (extent[0].max(extent[1]).max(extent[2]) as usize) + 8,
+            budget: 2_000_000,
+            patterns: Vec::new(),
+            failed: false,
+        };
+        let start = State {
+            pc: 0,
+            dirs: Vec::new(),
+            ids: vec![[0; 3]],
+            conds: vec![Vec::new()],
+            know: vec![([0; 3], Know::Orig { empty: false, occupied: true })],
+            hand: Hand::Empty,
+            mover_drop: None,
+            landings: Vec::new(),
+            from: None,
+            vars: [None; 10],
+            slots: vec![([0; 3], 0); prog.slots as usize],
+            nav: Vec::new(),
+            captures: Vec::new(),
+            visited: Vec::new(),
+            effects: 0,
+        };
+        a.explore(start);
+        if a.failed {
+            None
+        } else {
+            let mut out: Vec<Pattern> = Vec::new();
+            for p in a.patterns {
+                if !out.contains(&p) {
+                    out.push(p);
+                }
+            }
+            Some(out)
+        }
+    }
+
+    fn vector(&self, d: Dir) -> Option<[i32; 3]> {
+        match self.game.topology.direction(d).kind {
+            DirKind::Vector(v) => Some(v),
+            DirKind::Links => None,
+        }
+    }
+
+    /// Moves the cursor; `false` if the path is dead.
+    fn step(&mut self, s: &mut State, d: Dir) -> bool {
+        let Some(v) = self.vector(d) else {
+            self.failed = true;
+            return false;
+        };
+        let cur = *s.ids.last().unwrap_or(&[0; 3]);
+        let id = [cur[0] + v[0], cur[1] + v[1], cur[2] + v[2]];
+        if (0..3).any(|i| id[i].abs() >= self.extent[i]) {
+            return false;
+        }
+        if s.dirs.len() >= self.max_steps {
+            self.failed = true;
+            return false;
+        }
+        s.dirs.push(d);
+        s.ids.push(id);
+        s.conds.push(Vec::new());
+        if s.hand != Hand::Empty && !s.visited.contains(&id) {
+            s.visited.push(id);
+        }
+        true
+    }
+
+    fn cursor(s: &State) -> Id {
+        *s.ids.last().unwrap_or(&[0; 3])
+    }
+
+    fn know(s: &State, id: Id) -> Know {
+        s.know
+            .iter()
+            .rev()
+            .find(|(k, _)| *k == id)
+            .map_or(Know::Orig { empty: false, occupied: false }, |(_, k)| *k)
+    }
+
+    fn set_know(s: &mut State, id: Id, k: Know) {
+        match s.know.iter_mut().find(|(i, _)| *i == id) {
+            Some(e) => e.1 = k,
+            None => s.know.push((id, k)),
+        }
+    }
+
+    fn add_cond(s: &mut State, point: usize, c: Cond) {
+        if !s.conds[point].contains(&c) {
+            s.conds[point].push(c);
+        }
+    }
+
+    fn explore(&mut self, mut s: State) {
+        loop {
+            if self.failed {
+                return;
+            }
+            if self.budget == 0 {
+                self.failed = true;
+                return;
+            }
+            self.budget -= 1;
+            let Some(&op) = self.prog.ops.get(s.pc) else {
+                return;
+            };
+            let alive = match op {
+                Op::Step(d) => self.step(&mut s, d),
+                Op::StepAny(list) | Op::Bind { list, .. } => {
+                    let var = match op {
+                        Op::Bind { var, .. } => Some(var),
+                        _ => None,
+                    };
+                    let dirs = self.prog.dir_lists[list as usize].clone();
+                    for d in dirs {
+                        let mut b = s.clone();
+                        if let Some(k) = var {
+                            b.vars[k as usize] = Some(d);
+                        }
+                        if self.step(&mut b, d) {
+                            b.pc += 1;
+                            self.explore(b);
+                        }
+                    }
+                    return;
+                }
+                Op::StepVar { var, back } => match s.vars[var as usize] {
+                    None => false,
+                    Some(d) => {
+                        let d = if back { self.game.topology.opposite(d) } else { Some(d) };
+                        match d {
+                            Some(d) => self.step(&mut s, d),
+                            None => false,
+                        }
+                    }
+                },
+                Op::Fork(target) => {
+                    let mut b = s.clone();
+                    b.pc = target as usize;
+                    self.explore(b);
+                    true
+                }
+                Op::Jump(target) => {
+                    s.pc = target as usize;
+                    continue;
+                }
+                Op::Iter { slot, exit, .. } => {
+                    let mut b = s.clone();
+                    b.pc = exit as usize;
+                    self.explore(b);
+                    s.slots[slot as usize] = (Self::cursor(&s), s.effects);
+                    true
+                }
+                Op::Next { slot } => s.slots[slot as usize] != (Self::cursor(&s), s.effects),
+                Op::Test(t) => self.test(&mut s, t),
+                Op::IsType(t) => {
+                    let id = Self::cursor(&s);
+                    match Self::know(&s, id) {
+                        Know::Orig { empty: true, .. } | Know::Emptied => false,
+                        Know::Orig { .. } => {
+                            let p = s.ids.len() - 1;
+                            Self::add_cond(&mut s, p, Cond::TypeIs(t));
+                            true
+                        }
+                        Know::Own => {
+                            self.failed = true;
+                            false
+                        }
+                    }
+                }
+                Op::InZone(z) => {
+                    let p = s.ids.len() - 1;
+                    Self::add_cond(&mut s, p, Cond::InZone(z));
+                    true
+                }
+                Op::Capture => {
+                    let id = Self::cursor(&s);
+                    match Self::know(&s, id) {
+                        Know::Orig { empty: true, .. } | Know::Emptied => false,
+                        Know::Orig { .. } => {
+                            s.captures.push(s.ids.len() - 1);
+                            Self::set_know(&mut s, id, Know::Emptied);
+                            s.effects += 1;
+                            true
+                        }
+                        Know::Own => {
+                            Self::set_know(&mut s, id, Know::Emptied);
+                            s.effects += 1;
+                            true
+                        }
+                    }
+                }
+                Op::Once(_) | Op::Handler(_) => {
+                    self.failed = true;
+                    false
+                }
+                Op::Take => self.take(&mut s),
+                Op::Drop => self.drop_hand(&mut s),
+                Op::NavPush => {
+                    s.nav.push(s.ids.len() - 1);
+                    true
+                }
+                Op::NavPop => self.nav_pop(&mut s),
+                Op::Epilogue => {
+                    if s.hand == Hand::Empty {
+                        true
+                    } else {
+                        self.test(&mut s, Test::NotFriend) && self.drop_hand(&mut s)
+                    }
+                }
+                Op::Match { .. } => {
+                    if s.hand == Hand::Empty {
+                        self.record(&s);
+                    }
+                    return;
+                }
+            };
+            if !alive {
+                return;
+            }
+            s.pc += 1;
+        }
+    }
+
+    fn nav_pop(&mut self, s: &mut State) -> bool {
+        let Some(back_to) = s.nav.pop() else {
+            return true;
+        };
+        let excursion: Vec<Dir> = s.dirs[back_to..].to_vec();
+        for d in excursion.into_iter().rev() {
+            let Some(o) = self.game.topology.opposite(d) else {
+                self.failed = true;
+                return false;
+            };
+            if !self.step(s, o) {
+                return false;
+            }
+        }
+        true
+    }
+
+    fn take(&mut self, s: &mut State) -> bool {
+        if s.hand != Hand::Empty {
+            return false;
+        }
+        let id = Self::cursor(s);
+        let point = s.ids.len() - 1;
+        if s.from.is_none() {
+            s.from = Some(id);
+            s.hand = Hand::Mover;
+            Self::set_know(s, id, Know::Emptied);
+            s.effects += 1;
+            return true;
+        }
+        match Self::know(s, id) {
+            Know::Orig { empty: true, .. } | Know::Emptied => return false,
+            Know::Orig { .. } => {
+                Self::add_cond(s, point, Cond::NotEmpty);
+                s.hand = Hand::Other;
+            }
+            Know::Own => {
+                if s.mover_drop == Some(id) {
+                    s.landings.push(id);
+                    s.hand = Hand::Mover;
+                } else {
+                    s.hand = Hand::Other;
+                }
+            }
+        }
+        if !s.visited.contains(&id) {
+            s.visited.push(id);
+        }
+        Self::set_know(s, id, Know::Emptied);
+        s.effects += 1;
+        true
+    }
+
+    fn drop_hand(&mut self, s: &mut State) -> bool {
+        if s.hand == Hand::Empty {
+            return false;
+        }
+        let id = Self::cursor(s);
+        if let Know::Orig { empty: false, .. } = Self::know(s, id) {
+            s.captures.push(s.ids.len() - 1);
+        }
+        if s.hand == Hand::Mover {
+            s.mover_drop = Some(id);
+        }
+        Self::set_know(s, id, Know::Own);
+        s.hand = Hand::Empty;
+        s.effects += 1;
+        true
+    }
+
+    fn test(&mut self, s: &mut State, t: Test) -> bool {
+        let id = Self::cursor(s);
+        let point = s.ids.len() - 1;
+        let know = Self::know(s, id);
+        match t {
+            Test::Attacked | Test::NotAttacked | Test::Protected | Test::NotProtected => true,
+            Test::Visited | Test::NotVisited => s.visited.contains(&id) == (t == Test::Visited),
+            Test::LastStart | Test::LastEnd => {
+                if let Some(&end) = s.landings.last() {
+                    let start = if s.landings.len() >= 2 {
+                        Some(s.landings[s.landings.len() - 2])
+                    } else {
+                        s.from
+                    };
+                    let want = if t == Test::LastStart { start } else { Some(end) };
+                    want == Some(id)
+                } else {
+                    let c = if t == Test::LastStart { Cond::LastStart } else { Cond::LastEnd };
+                    Self::add_cond(s, point, c);
+                    true
+                }
+            }
+            Test::Moved | Test::NotMoved => {
+                let c = if t == Test::Moved { Cond::Moved } else { Cond::NotMoved };
+                match (s.hand, know) {
+                    (Hand::Mover, _) => {
+                        Self::add_cond(s, 0, c);
+                        true
+                    }
+                    (Hand::Other, _) | (Hand::Empty, Know::Own) => {
+                        self.failed = true;
+                        false
+                    }
+                    (Hand::Empty, Know::Emptied) | (Hand::Empty, Know::Orig { empty: true, .. }) => false,
+                    (Hand::Empty, Know::Orig { .. }) => {
+                        Self::add_cond(s, point, c);
+                        Self::set_know(s, id, Know::Orig { empty: false, occupied: true });
+                        true
+                    }
+                }
+            }
+            _ => self.content_test(s, t, id, point, know),
+        }
+    }
+
+    /// Tests of what stands on the square: `p P e E f F`.
+    fn content_test(&mut self, s: &mut State, t: Test, id: Id, point: usize, know: Know) -> bool {
+        match know {
+            Know::Emptied => matches!(t, Test::Empty | Test::NotEnemy | Test::NotFriend),
+            Know::Own => matches!(t, Test::NotEmpty | Test::Friend | Test::NotEnemy),
+            Know::Orig { empty, occupied } => {
+                let (cond, now_empty, now_occupied) = match t {
+                    Test::Empty => (Cond::Empty, true, occupied),
+                    Test::NotEmpty => (Cond::NotEmpty, empty, true),
+                    Test::Enemy => (Cond::Enemy, empty, true),
+                    Test::Friend => (Cond::Friend, empty, true),
+                    Test::NotEnemy => (Cond::NotEnemy, empty, occupied),
+                    Test::NotFriend => (Cond::NotFriend, empty, occupied),
+                    _ => return true,
+                };
+                if now_empty && now_occupied {
+                    return false;
+                }
+                Self::add_cond(s, point, cond);
+                Self::set_know(
+                    s,
+                    id,
+                    Know::Orig {
+                        empty: now_empty,
+                        occupied: now_occupied,
+                    },
+                );
+                true
+            }
+        }
+    }
+
+    /// Turns each capture of the finished path into a pattern.
+    fn record(&mut self, s: &State) {
+        for &k in &s.captures {
+            if k == 0 {
+                continue;
+            }
+            match self.pattern(s, k) {
+                Some(p) => self.patterns.push(p),
+                None => {
+                    self.failed = true;
+                    return;
+                }
+            }
+        }
+        if self.patterns.len() > 100_000 {
+            self.failed = true;
+        }
+    }
+
+    fn pattern(&self, s: &State, k: usize) -> Option<Pattern> {
+        let topo = &self.game.topology;
+        let n = s.dirs.len();
+        let mut emitted = vec![false; n + 1];
+        let mut take = |i: usize| -> Vec<Cond> {
+            if std::mem::replace(&mut emitted[i], true) {
+                Vec::new()
+            } else {
+                s.conds[i].clone()
+            }
+        };
+        let mut steps = Vec::new();
+        let later = (k + 1..=n).any(|i| !s.conds[i].is_empty());
+        if later {
+            for i in k..n {
+                steps.push((take(i), s.dirs[i]));
+            }
+            for i in (1..=n).rev() {
+                steps.push((take(i), topo.opposite(s.dirs[i - 1])?));
+            }
+        } else {
+            for i in (1..=k).rev() {
+                steps.push((take(i), topo.opposite(s.dirs[i - 1])?));
+            }
+        }
+        let origin = take(0);
+        Some(Pattern { steps, origin })
+    }
+}

@@ -1,0 +1,188 @@
+//! Moves as values: the net changes a move makes to the position, plus what
+//! people and protocols need to name it (start, landing squares of each
+//! part, promotion).
+//!
+//! A [`MoveList`] stores many moves in three flat arrays so that generating
+//! moves allocates nothing once the list has grown; [`Move`] is the owned
+//! form for front ends.
+
+use crate::board::Square;
+use crate::position::{Change, NO_PIECE};
+
+const NONE: u16 = u16::MAX;
+
+/// Fixed-size description of a move; its changes and landings live in the
+/// owning list (or [`Move`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MoveHeader {
+    changes_at: u32,
+    changes_len: u16,
+    landings_at: u32,
+    landings_len: u16,
+    from: u16,
+    to: u16,
+    /// Type of the moving piece.
+    pub piece: u16,
+    /// Priority of the move alternative that produced it.
+    pub priority: u8,
+    /// Number of enemy pieces removed or replaced.
+    pub captures: u16,
+    /// Type the piece promotes to, or [`NO_PIECE`].
+    pub promotion: u16,
+    /// XOR of the Zobrist keys of all changes.
+    pub hash_delta: u64,
+}
+
+impl MoveHeader {
+    pub(crate) fn new(piece: u16, from: Option<Square>, to: Option<Square>, priority: u8) -> Self {
+        MoveHeader {
+            changes_at: 0,
+            changes_len: 0,
+            landings_at: 0,
+            landings_len: 0,
+            from: from.map_or(NONE, |s| s.0),
+            to: to.map_or(NONE, |s| s.0),
+            piece,
+            priority,
+            captures: 0,
+            promotion: NO_PIECE,
+            hash_delta: 0,
+        }
+    }
+
+    /// The square the moving piece started from (none for drops).
+    #[inline]
+    pub fn from(&self) -> Option<Square> {
+        (self.from != NONE).then_some(Square(self.from))
+    }
+
+    /// The square where the moving piece ended.
+    #[inline]
+    pub fn to(&self) -> Option<Square> {
+        (self.to != NONE).then_some(Square(self.to))
+    }
+
+    pub fn promotion(&self) -> Option<u16> {
+        (self.promotion != NO_PIECE).then_some(self.promotion)
+    }
+}
+
+/// A borrowed move.
+#[derive(Clone, Copy, Debug)]
+pub struct MoveRef<'a> {
+    pub header: &'a MoveHeader,
+    pub changes: &'a [Change],
+    /// Landing squares of the parts before the last (`|^` boundaries).
+    pub landings: &'a [Square],
+}
+
+impl MoveRef<'_> {
+    pub fn to_owned(&self) -> Move {
+        Move {
+            header: *self.header,
+            changes: self.changes.to_vec(),
+            landings: self.landings.to_vec(),
+        }
+    }
+}
+
+/// An owned move.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Move {
+    pub header: MoveHeader,
+    pub changes: Vec<Change>,
+    pub landings: Vec<Square>,
+}
+
+impl Move {
+    pub fn as_ref(&self) -> MoveRef<'_> {
+        MoveRef {
+            header: &self.header,
+            changes: &self.changes,
+            landings: &self.landings,
+        }
+    }
+
+    pub fn from(&self) -> Option<Square> {
+        self.header.from()
+    }
+
+    pub fn to(&self) -> Option<Square> {
+        self.header.to()
+    }
+}
+
+/// A reusable list of moves.
+#[derive(Clone, Debug, Default)]
+pub struct MoveList {
+    headers: Vec<MoveHeader>,
+    changes: Vec<Change>,
+    landings: Vec<Square>,
+}
+
+impl MoveList {
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    pub fn clear(&mut self) {
+        self.headers.clear();
+        self.changes.clear();
+        self.landings.clear();
+    }
+
+    #[inline]
+    pub fn len(&self) -> usize {
+        self.headers.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.headers.is_empty()
+    }
+
+    pub(crate) fn push(&mut self, mut header: MoveHeader, changes: &[Change], landings: &[Square]) {
+        header.changes_at = self.changes.len() as u32;
+        header.changes_len = changes.len() as u16;
+        header.landings_at = self.landings.len() as u32;
+        header.landings_len = landings.len() as u16;
+        self.changes.extend_from_slice(changes);
+        self.landings.extend_from_slice(landings);
+        self.headers.push(header);
+    }
+
+    #[inline]
+    pub fn get(&self, i: usize) -> MoveRef<'_> {
+        let h = &self.headers[i];
+        let c = h.changes_at as usize;
+        let l = h.landings_at as usize;
+        MoveRef {
+            header: h,
+            changes: &self.changes[c..c + h.changes_len as usize],
+            landings: &self.landings[l..l + h.landings_len as usize],
+        }
+    }
+
+    pub fn header(&self, i: usize) -> &MoveHeader {
+        &self.headers[i]
+    }
+
+    pub fn iter(&self) -> impl Iterator<Item = MoveRef<'_>> {
+        (0..self.len()).map(|i| self.get(i))
+    }
+
+    /// Keeps the moves for which `keep` is true (by index), in order.
+    pub fn retain_indices(&mut self, mut keep: impl FnMut(usize) -> bool) {
+        let mut j = 0;
+        for i in 0..self.headers.len() {
+            if keep(i) {
+                self.headers[j] = self.headers[i];
+                j += 1;
+            }
+        }
+        self.headers.truncate(j);
+    }
+
+    pub fn to_vec(&self) -> Vec<Move> {
+        self.iter().map(|m| m.to_owned()).collect()
+    }
+}

@@ -1,0 +1,834 @@
+//! The program interpreter: a backtracking stack machine that explores every
+//! path through a piece's program and records each successful path as a
+//! move (`notation.md` §1).
+//!
+//! The interpreter changes the board in place while it explores and keeps
+//! an undo log; a choice point remembers the log length, and backtracking
+//! rolls the log back. Nothing is allocated per path: all buffers live in
+//! the [`Vm`] and are reused.
+
+use super::attack::{self, CellSource};
+use super::moves::{MoveHeader, MoveList};
+use crate::board::{Dir, Square};
+use crate::game::Game;
+use crate::handler::{Branch, HandlerContext};
+use crate::notation::{Op, Program, Test};
+use crate::position::{Cell, Change, NO_PIECE, Ply, slot_key};
+
+const NONE: u16 = u16::MAX;
+const UNBOUND: u8 = u8::MAX;
+/// Instructions one piece may execute while generating its moves before
+/// generation is abandoned with an error (protects against expressions
+/// with exponentially many paths).
+const BUDGET: u64 = 20_000_000;
+
+/// Why move generation failed.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum GenError {
+    #[error("move generation for piece {piece} on {square} explored too many paths (more than {BUDGET} steps)")]
+    Budget { piece: String, square: String },
+}
+
+/// A choice point.
+#[derive(Clone, Copy, Debug)]
+struct Frame {
+    pc: u32,
+    /// Which alternative to try next at `pc` (directions, handler branches).
+    alt: u8,
+    maximal: bool,
+    /// Set when an iteration of a maximal repetition completed.
+    continued: bool,
+    cursor: u16,
+    log_len: u32,
+    effects: u32,
+}
+
+/// An entry of the undo log: the old value of something the path changed.
+#[derive(Clone, Copy, Debug)]
+enum Undo {
+    Cell(u16, Cell),
+    Hand(Cell, bool),
+    Var(u8, u8),
+    Slot(u16, u32),
+    NavPush,
+    NavPop(u16),
+    Visit(u16),
+    Landing,
+    MoverDrop(u16),
+    From(u16),
+    LtRef(u16),
+}
+
+/// What one run of the interpreter is for.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Mode {
+    /// Record every move.
+    Generate,
+    /// Stop at the first path that captures the piece on this square
+    /// (attack detection for programs the attack analysis cannot read).
+    Attack(Square),
+}
+
+/// Everything one run needs to know besides the board.
+pub(crate) struct Env<'a> {
+    pub game: &'a Game,
+    pub player: usize,
+    pub history: &'a [Ply],
+    pub mode: Mode,
+}
+
+/// Reusable interpreter state.
+#[derive(Default)]
+pub(crate) struct Vm {
+    frames: Vec<Frame>,
+    log: Vec<Undo>,
+    vars: [u8; 10],
+    slots: Vec<u32>,
+    nav: Vec<u16>,
+    visited: Vec<u64>,
+    landings: Vec<Square>,
+    branches: Vec<Branch>,
+    net: Vec<Change>,
+    dedup: Dedup,
+    // Path registers (restored through the log).
+    hand: Cell,
+    hand_is_mover: bool,
+    from: u16,
+    mover_drop: u16,
+    lt_ref: u16,
+    // Per run.
+    mover_piece: u16,
+    found: bool,
+    steps: u64,
+}
+
+impl Vm {
+    pub fn new() -> Self {
+        Vm::default()
+    }
+
+    /// Starts a new generation: forgets the moves seen for deduplication.
+    pub fn begin(&mut self) {
+        self.dedup.clear();
+    }
+
+    /// Runs `prog` for the piece on `start` and appends its moves to `out`
+    /// (or, in attack mode, returns whether the target can be captured).
+    /// The board is the same as before when this returns.
+    pub fn run(
+        &mut self,
+        env: &Env,
+        cells: &mut [Cell],
+        prog: &Program,
+        start: Square,
+        out: &mut MoveList,
+    ) -> Result<bool, GenError> {
+        self.reset(env, cells, prog, start);
+        let mut pc: usize = 0;
+        let mut cursor = start;
+        let mut effects: u32 = 0;
+        let mut alt: u8 = 0;
+        loop {
+            self.steps += 1;
+            if self.steps > BUDGET {
+                self.rollback(cells, 0);
+                let game = env.game;
+                return Err(GenError::Budget {
+                    piece: game
+                        .pieces
+                        .get(self.mover_piece as usize)
+                        .map_or("?".into(), |p| p.name.clone()),
+                    square: game.topology.name(start).to_string(),
+                });
+            }
+            let ok = match prog.ops[pc] {
+                Op::Step(d) => self.step(env, prog, &mut cursor, d),
+                Op::StepAny(list) => {
+                    let dirs = &prog.dir_lists[list as usize];
+                    self.choose_step(env, prog, pc, alt, &mut cursor, effects, dirs, None)
+                }
+                Op::Bind { var, list } => {
+                    let dirs = &prog.dir_lists[list as usize];
+                    self.choose_step(env, prog, pc, alt, &mut cursor, effects, dirs, Some(var))
+                }
+                Op::StepVar { var, back } => {
+                    let d = self.vars[var as usize];
+                    if d == UNBOUND {
+                        false
+                    } else if back {
+                        match env.game.topology.opposite(Dir(d)) {
+                            Some(o) => self.step(env, prog, &mut cursor, o),
+                            None => false,
+                        }
+                    } else {
+                        self.step(env, prog, &mut cursor, Dir(d))
+                    }
+                }
+                Op::Fork(target) => {
+                    self.push_frame(target, 0, false, cursor, effects);
+                    true
+                }
+                Op::Jump(target) => {
+                    pc = target as usize;
+                    alt = 0;
+                    continue;
+                }
+                Op::Iter { slot, exit, maximal } => {
+                    let index = self.frames.len() as u32;
+                    self.push_frame(exit, 0, maximal, cursor, effects);
+                    let old = std::mem::replace(&mut self.slots[slot as usize], index);
+                    self.log.push(Undo::Slot(slot, old));
+                    true
+                }
+                Op::Next { slot } => {
+                    let f = &mut self.frames[self.slots[slot as usize] as usize];
+                    if f.cursor == cursor.0 && f.effects == effects {
+                        false
+                    } else {
+                        f.continued = true;
+                        true
+                    }
+                }
+                Op::Test(t) => self.test(env, cells, cursor, t),
+                Op::IsType(t) => {
+                    let c = cells[cursor.index()];
+                    !c.is_empty() && env.game.cells.info(c).piece == t
+                }
+                Op::InZone(z) => env.game.zones.contains(z as usize, env.player, cursor),
+                Op::Capture => {
+                    let ok = self.capture(env, cells, cursor);
+                    effects += ok as u32;
+                    ok
+                }
+                Op::Once(id) => {
+                    let slot = env.game.once_slot(id, env.player);
+                    if cells[slot].is_empty() {
+                        self.set_cell(cells, slot, Cell(1));
+                        effects += 1;
+                        true
+                    } else {
+                        false
+                    }
+                }
+                Op::Handler(k) => {
+                    match self.handler(env, cells, pc, alt, &mut cursor, effects, k) {
+                        Some(n) => {
+                            effects += n;
+                            true
+                        }
+                        None => false,
+                    }
+                }
+                Op::Take => {
+                    let ok = self.take(prog, cells, cursor);
+                    effects += ok as u32;
+                    ok
+                }
+                Op::Drop => {
+                    let ok = self.drop_hand(env, cells, cursor);
+                    effects += ok as u32;
+                    ok
+                }
+                Op::NavPush => {
+                    self.nav.push(cursor.0);
+                    self.log.push(Undo::NavPush);
+                    true
+                }
+                Op::NavPop => {
+                    let back = self.nav.pop().unwrap_or(cursor.0);
+                    self.log.push(Undo::NavPop(back));
+                    cursor = Square(back);
+                    true
+                }
+                Op::Epilogue => {
+                    if self.hand.is_empty() {
+                        true
+                    } else if self.is_friend(env, cells[cursor.index()]) {
+                        false
+                    } else {
+                        let ok = self.drop_hand(env, cells, cursor);
+                        effects += ok as u32;
+                        ok
+                    }
+                }
+                Op::Match { priority } => {
+                    if self.hand.is_empty() {
+                        match env.mode {
+                            Mode::Generate => self.record(env, cells, priority, out),
+                            Mode::Attack(target) => {
+                                if self.captured(env, cells, target) {
+                                    self.found = true;
+                                    self.rollback(cells, 0);
+                                    return Ok(true);
+                                }
+                            }
+                        }
+                    }
+                    false
+                }
+            };
+            alt = 0;
+            if ok {
+                pc += 1;
+            } else {
+                match self.backtrack(cells) {
+                    Some(f) => {
+                        pc = f.pc as usize;
+                        alt = f.alt;
+                        cursor = Square(f.cursor);
+                        effects = f.effects;
+                    }
+                    None => {
+                        self.rollback(cells, 0);
+                        return Ok(self.found);
+                    }
+                }
+            }
+        }
+    }
+
+    fn reset(&mut self, env: &Env, cells: &[Cell], prog: &Program, start: Square) {
+        self.frames.clear();
+        self.log.clear();
+        self.vars = [UNBOUND; 10];
+        self.slots.clear();
+        self.slots.resize(prog.slots as usize, 0);
+        self.nav.clear();
+        self.landings.clear();
+        self.hand = Cell::EMPTY;
+        self.hand_is_mover = false;
+        self.from = NONE;
+        self.mover_drop = NONE;
+        self.lt_ref = NONE;
+        self.found = false;
+        self.steps = 0;
+        self.mover_piece = env.game.cells.info(cells[start.index()]).piece;
+        if prog.uses_visited {
+            self.visited.clear();
+            self.visited.resize(env.game.topology.len().div_ceil(64), 0);
+        }
+    }
+
+    #[inline]
+    fn push_frame(&mut self, pc: u32, alt: u8, maximal: bool, cursor: Square, effects: u32) {
+        self.frames.push(Frame {
+            pc,
+            alt,
+            maximal,
+            continued: false,
+            cursor: cursor.0,
+            log_len: self.log.len() as u32,
+            effects,
+        });
+    }
+
+    /// Pops choice points until one can be resumed.
+    fn backtrack(&mut self, cells: &mut [Cell]) -> Option<Frame> {
+        while let Some(f) = self.frames.pop() {
+            self.rollback(cells, f.log_len as usize);
+            if f.maximal && f.continued {
+                continue;
+            }
+            return Some(f);
+        }
+        None
+    }
+
+    /// Undoes the log down to `len` entries.
+    fn rollback(&mut self, cells: &mut [Cell], len: usize) {
+        while self.log.len() > len {
+            match self.log.pop() {
+                Some(Undo::Cell(slot, old)) => cells[slot as usize] = old,
+                Some(Undo::Hand(old, mover)) => {
+                    self.hand = old;
+                    self.hand_is_mover = mover;
+                }
+                Some(Undo::Var(k, old)) => self.vars[k as usize] = old,
+                Some(Undo::Slot(k, old)) => self.slots[k as usize] = old,
+                Some(Undo::NavPush) => {
+                    self.nav.pop();
+                }
+                Some(Undo::NavPop(sq)) => self.nav.push(sq),
+                Some(Undo::Visit(sq)) => self.visited[sq as usize / 64] &= !(1 << (sq % 64)),
+                Some(Undo::Landing) => {
+                    self.landings.pop();
+                }
+                Some(Undo::MoverDrop(old)) => self.mover_drop = old,
+                Some(Undo::From(old)) => self.from = old,
+                Some(Undo::LtRef(old)) => self.lt_ref = old,
+                None => break,
+            }
+        }
+    }
+
+    #[inline]
+    fn set_cell(&mut self, cells: &mut [Cell], slot: usize, new: Cell) {
+        self.log.push(Undo::Cell(slot as u16, cells[slot]));
+        cells[slot] = new;
+    }
+
+    #[inline]
+    fn set_hand(&mut self, hand: Cell, mover: bool) {
+        self.log.push(Undo::Hand(self.hand, self.hand_is_mover));
+        self.hand = hand;
+        self.hand_is_mover = mover;
+    }
+
+    #[inline]
+    fn step(&mut self, env: &Env, prog: &Program, cursor: &mut Square, d: Dir) -> bool {
+        match env.game.topology.step(*cursor, d) {
+            Some(next) => {
+                *cursor = next;
+                if prog.uses_visited && !self.hand.is_empty() {
+                    self.visit(next);
+                }
+                true
+            }
+            None => false,
+        }
+    }
+
+    fn visit(&mut self, sq: Square) {
+        let (w, bit) = (sq.index() / 64, 1u64 << (sq.index() % 64));
+        if self.visited[w] & bit == 0 {
+            self.visited[w] |= bit;
+            self.log.push(Undo::Visit(sq.0));
+        }
+    }
+
+    /// A choice among directions: takes the first one from `alt` on that
+    /// has a link, and leaves a choice point for the rest.
+    #[allow(clippy::too_many_arguments)]
+    #[inline]
+    fn choose_step(
+        &mut self,
+        env: &Env,
+        prog: &Program,
+        pc: usize,
+        alt: u8,
+        cursor: &mut Square,
+        effects: u32,
+        dirs: &[Dir],
+        var: Option<u8>,
+    ) -> bool {
+        let topo = &env.game.topology;
+        let mut i = alt as usize;
+        while i < dirs.len() {
+            if let Some(next) = topo.step(*cursor, dirs[i]) {
+                if i + 1 < dirs.len() {
+                    self.push_frame(pc as u32, (i + 1) as u8, false, *cursor, effects);
+                }
+                if let Some(k) = var {
+                    self.log.push(Undo::Var(k, self.vars[k as usize]));
+                    self.vars[k as usize] = dirs[i].0;
+                }
+                *cursor = next;
+                if prog.uses_visited && !self.hand.is_empty() {
+                    self.visit(next);
+                }
+                return true;
+            }
+            i += 1;
+        }
+        false
+    }
+
+    #[inline]
+    fn is_friend(&self, env: &Env, c: Cell) -> bool {
+        !c.is_empty() && !c.is_marked() && env.game.cells.info(c).owner as usize == env.player
+    }
+
+    #[inline]
+    fn is_enemy(&self, env: &Env, c: Cell) -> bool {
+        !c.is_empty() && !c.is_marked() && env.game.cells.info(c).owner as usize != env.player
+    }
+
+    fn test(&mut self, env: &Env, cells: &[Cell], cursor: Square, t: Test) -> bool {
+        let c = cells[cursor.index()];
+        match t {
+            Test::Empty => c.is_empty(),
+            Test::NotEmpty => !c.is_empty(),
+            Test::Enemy => self.is_enemy(env, c),
+            Test::NotEnemy => !self.is_enemy(env, c),
+            Test::Friend => self.is_friend(env, c),
+            Test::NotFriend => !self.is_friend(env, c),
+            Test::Attacked | Test::NotAttacked | Test::Protected | Test::NotProtected => {
+                if matches!(env.mode, Mode::Attack(_)) {
+                    // Attack detection does not recurse into attacks.
+                    return true;
+                }
+                let protect = matches!(t, Test::Protected | Test::NotProtected);
+                let hit = self.attacked_before_move(env, cells, cursor, protect);
+                hit == matches!(t, Test::Attacked | Test::Protected)
+            }
+            Test::Moved | Test::NotMoved => {
+                let piece = if self.hand.is_empty() { c } else { self.hand };
+                let info = env.game.cells.info(piece);
+                if piece.is_empty() || info.piece == NO_PIECE {
+                    false
+                } else {
+                    info.moved == (t == Test::Moved)
+                }
+            }
+            Test::Visited | Test::NotVisited => {
+                let seen = self
+                    .visited
+                    .get(cursor.index() / 64)
+                    .is_some_and(|w| w & (1 << (cursor.index() % 64)) != 0);
+                seen == (t == Test::Visited)
+            }
+            Test::LastStart | Test::LastEnd => self.last_move(env, cursor, t == Test::LastStart),
+        }
+    }
+
+    /// `a`/`s`: evaluated on the position as it was when the move started.
+    fn attacked_before_move(&self, env: &Env, cells: &[Cell], sq: Square, protect: bool) -> bool {
+        let original = Original {
+            cells,
+            log: &self.log,
+        };
+        let game = env.game;
+        let here = original.cell(sq.index());
+        if protect {
+            let hypo = if here.is_empty() {
+                game.cells.phantom((env.player + 1) % game.players.len())
+            } else {
+                here
+            };
+            let exclude = (self.from != NONE).then_some(Square(self.from));
+            attack::attacked(game, &original, env.history, sq, env.player, hypo, exclude)
+        } else {
+            let hypo = if here.is_empty() {
+                game.cells.phantom(env.player)
+            } else {
+                here
+            };
+            (0..game.players.len()).any(|by| {
+                by != env.player && attack::attacked(game, &original, env.history, sq, by, hypo, None)
+            })
+        }
+    }
+
+    /// `l`/`t`: the start or end of the previous part, or of an opponent's
+    /// move made since the mover's own last move.
+    fn last_move(&mut self, env: &Env, cursor: Square, start: bool) -> bool {
+        let part = self.landings.len();
+        if part >= 1 {
+            let sq = if start {
+                if part >= 2 {
+                    self.landings[part - 2].0
+                } else {
+                    self.from
+                }
+            } else {
+                self.landings[part - 1].0
+            };
+            return sq == cursor.0;
+        }
+        let pick = |p: &Ply| if start { p.from } else { p.to };
+        if self.lt_ref != NONE {
+            return env
+                .history
+                .get(self.lt_ref as usize)
+                .and_then(pick)
+                == Some(cursor);
+        }
+        for (i, p) in env.history.iter().enumerate().rev() {
+            if p.player as usize == env.player {
+                break;
+            }
+            if pick(p) == Some(cursor) {
+                self.log.push(Undo::LtRef(self.lt_ref));
+                self.lt_ref = i as u16;
+                return true;
+            }
+        }
+        false
+    }
+
+    fn capture(&mut self, env: &Env, cells: &mut [Cell], sq: Square) -> bool {
+        let c = cells[sq.index()];
+        if c.is_empty() || c.is_marked() {
+            return false;
+        }
+        let new = if env.game.rules.deferred_captures {
+            c.marked()
+        } else {
+            Cell::EMPTY
+        };
+        self.set_cell(cells, sq.index(), new);
+        true
+    }
+
+    fn take(&mut self, prog: &Program, cells: &mut [Cell], sq: Square) -> bool {
+        let c = cells[sq.index()];
+        if !self.hand.is_empty() || c.is_empty() || c.is_marked() {
+            return false;
+        }
+        let mover = if self.from == NONE {
+            self.log.push(Undo::From(self.from));
+            self.from = sq.0;
+            true
+        } else if self.mover_drop == sq.0 {
+            // `|^` on the same square: a new part of the same move.
+            self.landings.push(sq);
+            self.log.push(Undo::Landing);
+            true
+        } else {
+            false
+        };
+        self.set_hand(c, mover);
+        self.set_cell(cells, sq.index(), Cell::EMPTY);
+        if prog.uses_visited {
+            self.visit(sq);
+        }
+        true
+    }
+
+    fn drop_hand(&mut self, env: &Env, cells: &mut [Cell], sq: Square) -> bool {
+        let there = cells[sq.index()];
+        if self.hand.is_empty() || there.is_marked() {
+            return false;
+        }
+        let cells_table = &env.game.cells;
+        let info = cells_table.info(self.hand);
+        let tracks = info.piece != NO_PIECE && env.game.pieces[info.piece as usize].tracks_moved;
+        let new = if tracks {
+            cells_table.with_moved(self.hand, true)
+        } else {
+            self.hand
+        };
+        self.set_cell(cells, sq.index(), new);
+        if self.hand_is_mover {
+            self.log.push(Undo::MoverDrop(self.mover_drop));
+            self.mover_drop = sq.0;
+        }
+        self.set_hand(Cell::EMPTY, false);
+        true
+    }
+
+    /// Calls extension handler `k`; applies branch `alt` of its answer and
+    /// leaves a choice point for the next branch. Returns the number of
+    /// effects added, or `None` if the path fails.
+    #[allow(clippy::too_many_arguments)]
+    fn handler(
+        &mut self,
+        env: &Env,
+        cells: &mut [Cell],
+        pc: usize,
+        alt: u8,
+        cursor: &mut Square,
+        effects: u32,
+        k: u8,
+    ) -> Option<u32> {
+        let handler = env.game.handler(k)?;
+        let mut branches = std::mem::take(&mut self.branches);
+        branches.clear();
+        handler.call(
+            &HandlerContext {
+                game: env.game,
+                cells,
+                cursor: *cursor,
+                hand: self.hand,
+                player: env.player,
+            },
+            &mut branches,
+        );
+        let result = match branches.get(alt as usize) {
+            None => None,
+            Some(b) => {
+                if alt as usize + 1 < branches.len().min(255) {
+                    self.push_frame(pc as u32, alt + 1, false, *cursor, effects);
+                }
+                let mut added = 0;
+                let mut ok = true;
+                for sq in &b.captures {
+                    if sq.index() < env.game.topology.len() && self.capture(env, cells, *sq) {
+                        added += 1;
+                    } else {
+                        ok = false;
+                        break;
+                    }
+                }
+                if ok && b.cursor.index() < env.game.topology.len() {
+                    *cursor = b.cursor;
+                    Some(added)
+                } else {
+                    None
+                }
+            }
+        };
+        self.branches = branches;
+        result
+    }
+
+    /// Attack mode: did this path remove or replace the piece on `target`?
+    fn captured(&self, env: &Env, cells: &[Cell], target: Square) -> bool {
+        let now = cells[target.index()];
+        let _ = env;
+        self.log.iter().any(|u| match u {
+            Undo::Cell(slot, old) => *slot == target.0 && !old.is_empty() && *old != now,
+            _ => false,
+        })
+    }
+
+    /// Turns the current successful path into a move (or several, when the
+    /// piece may promote) and appends it unless an identical move exists.
+    fn record(&mut self, env: &Env, cells: &[Cell], priority: u8, out: &mut MoveList) {
+        let game = env.game;
+        self.net.clear();
+        for u in &self.log {
+            if let Undo::Cell(slot, old) = *u
+                && !self.net.iter().any(|c| c.slot == slot)
+            {
+                self.net.push(Change {
+                    slot,
+                    old,
+                    new: Cell::EMPTY,
+                });
+            }
+        }
+        for c in self.net.iter_mut() {
+            let now = cells[c.slot as usize];
+            c.new = if now.is_marked() { Cell::EMPTY } else { now };
+        }
+        self.net.retain(|c| c.old != c.new);
+        self.net.sort_unstable_by_key(|c| c.slot);
+
+        let squares = game.topology.len();
+        let mut captures = 0u16;
+        for c in &self.net {
+            if (c.slot as usize) < squares && !c.old.is_empty() {
+                let o = game.cells.info(c.old);
+                if o.owner as usize != env.player && game.cells.info(c.new) != o {
+                    captures += 1;
+                }
+            }
+        }
+        let from = (self.from != NONE).then_some(Square(self.from));
+        let to = (self.mover_drop != NONE).then_some(Square(self.mover_drop));
+        let mut header = MoveHeader::new(self.mover_piece, from, to, priority);
+        header.captures = captures;
+
+        let promotion = game
+            .pieces
+            .get(self.mover_piece as usize)
+            .and_then(|p| p.promotion.as_ref());
+        if let (Some(promo), Some(to_sq)) = (promotion, to) {
+            let enters = game.zones.contains(promo.zone, env.player, to_sq)
+                || (promo.from_zone && from.is_some_and(|f| game.zones.contains(promo.zone, env.player, f)));
+            if enters {
+                if promo.optional {
+                    self.emit(header, out);
+                }
+                let Some(at) = self.net.iter().position(|c| c.slot == to_sq.0) else {
+                    return;
+                };
+                let original = self.net[at].new;
+                for &target in &promo.to {
+                    let moved = game.pieces[target as usize].tracks_moved;
+                    self.net[at].new = game.cells.piece(target, env.player, moved);
+                    let mut h = header;
+                    h.promotion = target;
+                    self.emit(h, out);
+                }
+                self.net[at].new = original;
+                return;
+            }
+        }
+        self.emit(header, out);
+    }
+
+    fn emit(&mut self, mut header: MoveHeader, out: &mut MoveList) {
+        let mut delta = 0u64;
+        for c in &self.net {
+            delta ^= slot_key(c.slot as usize, c.old) ^ slot_key(c.slot as usize, c.new);
+        }
+        header.hash_delta = delta;
+        if self.dedup.seen(delta, &self.net, out) {
+            return;
+        }
+        self.dedup.insert(delta, out.len() as u32);
+        out.push(header, &self.net, &self.landings);
+    }
+}
+
+/// The board as it was before the current path changed it: the cells with
+/// the undo log's old values laid over them.
+struct Original<'a> {
+    cells: &'a [Cell],
+    log: &'a [Undo],
+}
+
+impl CellSource for Original<'_> {
+    fn cell(&self, slot: usize) -> Cell {
+        for u in self.log {
+            if let Undo::Cell(s, old) = *u
+                && s as usize == slot
+            {
+                return old;
+            }
+        }
+        self.cells[slot]
+    }
+}
+
+/// Remembers the moves generated so far by their hash delta, so a second
+/// path with the same net effect is not recorded twice.
+#[derive(Default)]
+struct Dedup {
+    /// Open addressing: (delta, move index + 1); 0 = free.
+    table: Vec<(u64, u32)>,
+    used: usize,
+}
+
+impl Dedup {
+    fn clear(&mut self) {
+        if self.used > 0 {
+            self.table.iter_mut().for_each(|e| *e = (0, 0));
+            self.used = 0;
+        }
+    }
+
+    fn seen(&self, delta: u64, net: &[Change], out: &MoveList) -> bool {
+        if self.table.is_empty() {
+            return false;
+        }
+        let mask = self.table.len() - 1;
+        let mut i = (delta as usize) & mask;
+        loop {
+            let (k, v) = self.table[i];
+            if v == 0 {
+                return false;
+            }
+            if k == delta && (v as usize - 1) < out.len() && out.get(v as usize - 1).changes == net {
+                return true;
+            }
+            i = (i + 1) & mask;
+        }
+    }
+
+    fn insert(&mut self, delta: u64, index: u32) {
+        if (self.used + 1) * 2 > self.table.len() {
+            self.grow();
+        }
+        let mask = self.table.len() - 1;
+        let mut i = (delta as usize) & mask;
+        while self.table[i].1 != 0 {
+            i = (i + 1) & mask;
+        }
+        self.table[i] = (delta, index + 1);
+        self.used += 1;
+    }
+
+    fn grow(&mut self) {
+        let old = std::mem::take(&mut self.table);
+        self.table = vec![(0, 0); (old.len() * 2).max(128)];
+        self.used = 0;
+        for (k, v) in old {
+            if v != 0 {
+                self.insert(k, v - 1);
+            }
+        }
+    }
+}

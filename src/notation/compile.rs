@@ -1,0 +1,603 @@
+//! Compilation of parsed expressions into flat [`Program`]s.
+//!
+//! A first pass numbers capture groups (branch reset, `notation.md` §3) and
+//! checks every name against the game; a second pass emits instructions for
+//! one player, reading every direction letter through that player's map.
+
+use std::collections::HashMap;
+
+use super::ast::{Bracket, CheckKind, DirAtom, Nav, Node, NodeKind, Span};
+use super::program::{Op, Program, Test};
+use super::{ErrorKind, NotationError};
+use crate::board::{Dir, DirMap, Topology, Zones};
+
+/// Largest program accepted (after unrolling counted repetitions).
+const MAX_OPS: usize = 50_000;
+
+/// What the compiler needs to know about the game.
+pub struct CompileContext<'a> {
+    pub topology: &'a Topology,
+    pub pieces: &'a [String],
+    pub zones: &'a Zones,
+    /// `handlers[k]` is true when handler `k` (1..9) is registered.
+    pub handlers: [bool; 10],
+}
+
+/// One alternative of a piece's move list.
+pub struct MoveEntry<'a> {
+    pub node: &'a Node,
+    pub priority: u8,
+}
+
+/// Which piece an `m`/`M` check can look at, found by [`moved_refs`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum MovedRef {
+    /// The moving piece itself.
+    Mover,
+    /// A piece of this type (the check follows `=Name`).
+    Piece(String),
+    /// Could be any piece.
+    Any,
+}
+
+/// Facts about an expression that do not depend on the player.
+#[derive(Clone, Debug, Default)]
+pub struct Resolved {
+    /// Variable number of each capture group, by the group's span start.
+    vars: HashMap<usize, u8>,
+    /// Index of each `[o]` among the expression's once-flags, by span start.
+    onces: HashMap<usize, u16>,
+    /// Number of `[o]` checks.
+    pub once_count: u16,
+}
+
+/// Checks an expression against the game and numbers its capture groups.
+/// Errors here are the same for every player.
+pub fn resolve(node: &Node, ctx: &CompileContext) -> Result<Resolved, NotationError> {
+    let mut r = Resolver {
+        ctx,
+        out: Resolved::default(),
+        total_groups: node.count_captures(),
+        var_dirs: HashMap::new(),
+        back_uses: Vec::new(),
+    };
+    r.node(node, &mut 0)?;
+    for (var, span) in std::mem::take(&mut r.back_uses) {
+        for d in r.var_dirs.get(&var).into_iter().flatten() {
+            if ctx.topology.opposite(*d).is_none() {
+                return Err(NotationError::new(
+                    ErrorKind::NoOpposite,
+                    span,
+                    format!(
+                        "'~{var}' needs the opposite of direction '{}', which this board does not define",
+                        ctx.topology.direction(*d).letter
+                    ),
+                    None,
+                ));
+            }
+        }
+    }
+    Ok(r.out)
+}
+
+struct Resolver<'a, 'b> {
+    ctx: &'a CompileContext<'b>,
+    out: Resolved,
+    total_groups: usize,
+    var_dirs: HashMap<u8, Vec<Dir>>,
+    back_uses: Vec<(u8, Span)>,
+}
+
+impl Resolver<'_, '_> {
+    /// `bound` counts the capture groups before this point on the current
+    /// alternative.
+    fn node(&mut self, n: &Node, bound: &mut u8) -> Result<(), NotationError> {
+        match &n.kind {
+            NodeKind::Alt(branches) => {
+                let start = *bound;
+                let mut most = start;
+                for b in branches {
+                    let mut here = start;
+                    self.node(b, &mut here)?;
+                    most = most.max(here);
+                }
+                *bound = most;
+            }
+            NodeKind::Seq(items) => {
+                for item in items {
+                    self.node(item, bound)?;
+                }
+            }
+            NodeKind::Step(atom) => {
+                dirs_of(atom, self.ctx.topology)?;
+            }
+            NodeKind::Capture(atom) => {
+                let dirs = dirs_of(atom, self.ctx.topology)?;
+                if *bound >= 9 {
+                    return Err(NotationError::new(
+                        ErrorKind::TooManyGroups,
+                        n.span.clone(),
+                        "more than nine capture groups on one alternative",
+                        None,
+                    ));
+                }
+                *bound += 1;
+                self.out.vars.insert(n.span.start, *bound);
+                self.var_dirs.entry(*bound).or_default().extend(dirs);
+            }
+            NodeKind::Var { var, back } => self.var_use(*var, *back, n.span.clone(), *bound)?,
+            NodeKind::Group(inner) => self.node(inner, bound)?,
+            NodeKind::Repeat { body, max, .. } => {
+                if max.is_none() && !body.can_progress() {
+                    return Err(NotationError::new(
+                        ErrorKind::NoProgress,
+                        n.span.clone(),
+                        "this repetition can never end: its body neither moves nor changes anything",
+                        Some("a step, '|', '^', [x], [o] or a handler inside the repetition"),
+                    ));
+                }
+                let mut inner = *bound;
+                self.node(body, &mut inner)?;
+                *bound = (*bound).max(inner);
+            }
+            NodeKind::Drop | NodeKind::Take => {}
+            NodeKind::Bracket(b) => self.bracket(b, *bound)?,
+        }
+        Ok(())
+    }
+
+    fn var_use(&mut self, var: u8, back: bool, span: Span, bound: u8) -> Result<(), NotationError> {
+        if var as usize > self.total_groups {
+            return Err(NotationError::new(
+                ErrorKind::TooFewGroups,
+                span,
+                format!(
+                    "variable {var} is used but the expression has only {} capture group{}",
+                    self.total_groups,
+                    if self.total_groups == 1 { "" } else { "s" }
+                ),
+                Some("a capture group such as (+) before the variable is used"),
+            ));
+        }
+        if var > bound {
+            return Err(NotationError::new(
+                ErrorKind::UnboundVariable,
+                span,
+                format!("variable {var} is not bound on any path that reaches this point"),
+                Some("a capture group earlier on the same alternative"),
+            ));
+        }
+        if back {
+            self.back_uses.push((var, span));
+        }
+        Ok(())
+    }
+
+    fn bracket(&mut self, b: &Bracket, bound: u8) -> Result<(), NotationError> {
+        for step in &b.nav {
+            match step {
+                Nav::Dir(c, span) => {
+                    dir_letter(*c, span.clone(), self.ctx.topology)?;
+                }
+                Nav::Var { var, back, span } => self.var_use(*var, *back, span.clone(), bound)?,
+            }
+        }
+        for check in &b.checks {
+            match &check.kind {
+                CheckKind::Code('o') => {
+                    let id = self.out.once_count;
+                    self.out.onces.insert(check.span.start, id);
+                    self.out.once_count += 1;
+                }
+                CheckKind::Code(_) => {}
+                CheckKind::Piece(name) => {
+                    if !self.ctx.pieces.iter().any(|p| p == name) {
+                        return Err(NotationError::new(
+                            ErrorKind::UnknownPiece,
+                            check.span.clone(),
+                            format!("unknown piece '{name}'"),
+                            Some(&format!("one of the game's pieces: {}", self.ctx.pieces.join(", "))),
+                        ));
+                    }
+                }
+                CheckKind::Zone(name) => {
+                    if self.ctx.zones.find(name).is_none() {
+                        let known = self.ctx.zones.names().join(", ");
+                        return Err(NotationError::new(
+                            ErrorKind::UnknownZone,
+                            check.span.clone(),
+                            format!("unknown zone '{name}'"),
+                            Some(&if known.is_empty() {
+                                "a zone defined in [zones] (this game defines none)".to_string()
+                            } else {
+                                format!("one of the game's zones: {known}")
+                            }),
+                        ));
+                    }
+                }
+                CheckKind::Handler(k) => {
+                    if !self.ctx.handlers[*k as usize] {
+                        return Err(NotationError::new(
+                            ErrorKind::UnknownHandler,
+                            check.span.clone(),
+                            format!("handler {k} is not registered by this game"),
+                            Some("a handler named in the game's [handlers] table"),
+                        ));
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+fn dir_letter(c: char, span: Span, topo: &Topology) -> Result<Dir, NotationError> {
+    topo.dir(c).ok_or_else(|| {
+        NotationError::new(
+            ErrorKind::UnknownDirection,
+            span,
+            format!("unknown direction letter '{c}'"),
+            Some(&format!("a direction of this board: {}", spaced(&topo.letters()))),
+        )
+    })
+}
+
+fn spaced(letters: &str) -> String {
+    letters
+        .chars()
+        .map(String::from)
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// The board directions (before any player map) of a direction atom.
+fn dirs_of(atom: &DirAtom, topo: &Topology) -> Result<Vec<Dir>, NotationError> {
+    Ok(match atom {
+        DirAtom::Letters(letters) => {
+            let mut out = Vec::new();
+            for (c, at) in letters {
+                let d = dir_letter(*c, *at..*at + 1, topo)?;
+                if !out.contains(&d) {
+                    out.push(d);
+                }
+            }
+            out
+        }
+        DirAtom::Orthogonal => topo.orthogonal().to_vec(),
+        DirAtom::Diagonal => topo.diagonal().to_vec(),
+        DirAtom::All => topo.all_dirs().to_vec(),
+    })
+}
+
+/// Builds one player's program for a piece from its move alternatives.
+pub struct ProgramBuilder<'a, 'b> {
+    ctx: &'a CompileContext<'b>,
+    map: &'a DirMap,
+    prog: Program,
+}
+
+impl<'a, 'b> ProgramBuilder<'a, 'b> {
+    pub fn new(ctx: &'a CompileContext<'b>, map: &'a DirMap) -> Self {
+        ProgramBuilder {
+            ctx,
+            map,
+            prog: Program::default(),
+        }
+    }
+
+    /// Compiles a piece's moves: the prologue `^`, then each alternative
+    /// followed by the epilogue and a match at its priority. `once_base`
+    /// gives each alternative's first once-flag id.
+    pub fn piece(
+        mut self,
+        entries: &[(MoveEntry, &Resolved, u16)],
+        prologue_take: bool,
+    ) -> Result<Program, NotationError> {
+        if prologue_take {
+            self.emit(Op::Take);
+        }
+        for (i, (entry, resolved, once_base)) in entries.iter().enumerate() {
+            let fork = (i + 1 < entries.len()).then(|| self.emit(Op::Fork(0)));
+            self.node(entry.node, resolved, *once_base)?;
+            self.emit(Op::Epilogue);
+            self.emit(Op::Match {
+                priority: entry.priority,
+            });
+            if let Some(f) = fork {
+                self.patch(f);
+            }
+        }
+        Ok(self.prog)
+    }
+
+    fn emit(&mut self, op: Op) -> usize {
+        self.prog.ops.push(op);
+        self.prog.ops.len() - 1
+    }
+
+    fn pc(&self) -> u32 {
+        self.prog.ops.len() as u32
+    }
+
+    /// Points the jump at `at` to the current end of the program.
+    fn patch(&mut self, at: usize) {
+        let here = self.pc();
+        match &mut self.prog.ops[at] {
+            Op::Fork(t) | Op::Jump(t) => *t = here,
+            Op::Iter { exit, .. } => *exit = here,
+            _ => {}
+        }
+    }
+
+    fn mapped(&self, dirs: Vec<Dir>) -> Vec<Dir> {
+        dirs.into_iter().map(|d| self.map.apply(d)).collect()
+    }
+
+    fn list(&mut self, dirs: Vec<Dir>) -> u16 {
+        if let Some(i) = self.prog.dir_lists.iter().position(|l| *l == dirs) {
+            return i as u16;
+        }
+        self.prog.dir_lists.push(dirs);
+        (self.prog.dir_lists.len() - 1) as u16
+    }
+
+    fn node(&mut self, n: &Node, r: &Resolved, once_base: u16) -> Result<(), NotationError> {
+        if self.prog.ops.len() > MAX_OPS {
+            return Err(NotationError::new(
+                ErrorKind::TooLarge,
+                n.span.clone(),
+                format!("the compiled expression exceeds {MAX_OPS} instructions"),
+                Some("smaller repetition counts"),
+            ));
+        }
+        match &n.kind {
+            NodeKind::Alt(branches) => {
+                let mut ends = Vec::new();
+                for (i, b) in branches.iter().enumerate() {
+                    let last = i + 1 == branches.len();
+                    let fork = (!last).then(|| self.emit(Op::Fork(0)));
+                    self.node(b, r, once_base)?;
+                    if let Some(f) = fork {
+                        ends.push(self.emit(Op::Jump(0)));
+                        self.patch(f);
+                    }
+                }
+                for e in ends {
+                    self.patch(e);
+                }
+            }
+            NodeKind::Seq(items) => {
+                for item in items {
+                    self.node(item, r, once_base)?;
+                }
+            }
+            NodeKind::Step(atom) => {
+                let dirs = self.mapped(dirs_of(atom, self.ctx.topology)?);
+                match dirs[..] {
+                    [d] => self.emit(Op::Step(d)),
+                    _ => {
+                        let l = self.list(dirs);
+                        self.emit(Op::StepAny(l))
+                    }
+                };
+            }
+            NodeKind::Capture(atom) => {
+                let dirs = self.mapped(dirs_of(atom, self.ctx.topology)?);
+                let var = r.vars.get(&n.span.start).copied().unwrap_or(1);
+                let list = self.list(dirs);
+                self.emit(Op::Bind { var, list });
+            }
+            NodeKind::Var { var, back } => {
+                self.emit(Op::StepVar {
+                    var: *var,
+                    back: *back,
+                });
+            }
+            NodeKind::Group(inner) => self.node(inner, r, once_base)?,
+            NodeKind::Repeat {
+                body,
+                min,
+                max,
+                maximal,
+            } => self.repeat(body, *min, *max, *maximal, r, once_base)?,
+            NodeKind::Drop => {
+                self.emit(Op::Drop);
+            }
+            NodeKind::Take => {
+                self.emit(Op::Take);
+            }
+            NodeKind::Bracket(b) => self.bracket(b, r, once_base)?,
+        }
+        Ok(())
+    }
+
+    fn repeat(
+        &mut self,
+        body: &Node,
+        min: u32,
+        max: Option<u32>,
+        maximal: bool,
+        r: &Resolved,
+        once_base: u16,
+    ) -> Result<(), NotationError> {
+        for _ in 0..min {
+            self.node(body, r, once_base)?;
+        }
+        match max {
+            None => {
+                let slot = self.new_slot();
+                let head = self.emit(Op::Iter {
+                    slot,
+                    exit: 0,
+                    maximal,
+                });
+                self.node(body, r, once_base)?;
+                self.emit(Op::Next { slot });
+                self.emit(Op::Jump(head as u32));
+                self.patch(head);
+            }
+            Some(max) => {
+                let mut iters = Vec::new();
+                for _ in min..max {
+                    let slot = self.new_slot();
+                    iters.push((
+                        self.emit(Op::Iter {
+                            slot,
+                            exit: 0,
+                            maximal,
+                        }),
+                        slot,
+                    ));
+                    self.node(body, r, once_base)?;
+                }
+                for (at, slot) in iters.into_iter().rev() {
+                    self.emit(Op::Next { slot });
+                    self.patch(at);
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn new_slot(&mut self) -> u16 {
+        self.prog.slots += 1;
+        self.prog.slots - 1
+    }
+
+    fn bracket(&mut self, b: &Bracket, r: &Resolved, once_base: u16) -> Result<(), NotationError> {
+        if !b.nav.is_empty() {
+            self.emit(Op::NavPush);
+            for step in &b.nav {
+                match step {
+                    Nav::Dir(c, span) => {
+                        let d = self.map.apply(dir_letter(*c, span.clone(), self.ctx.topology)?);
+                        self.emit(Op::Step(d));
+                    }
+                    Nav::Var { var, back, .. } => {
+                        self.emit(Op::StepVar {
+                            var: *var,
+                            back: *back,
+                        });
+                    }
+                }
+            }
+        }
+        for check in &b.checks {
+            let op = match &check.kind {
+                CheckKind::Code('x') => Op::Capture,
+                CheckKind::Code('o') => {
+                    Op::Once(once_base + r.onces.get(&check.span.start).copied().unwrap_or(0))
+                }
+                CheckKind::Code(c) => {
+                    let test = Test::from_code(*c).ok_or_else(|| {
+                        NotationError::new(
+                            ErrorKind::UnknownCheck,
+                            check.span.clone(),
+                            format!("unknown check '{c}'"),
+                            None,
+                        )
+                    })?;
+                    match test {
+                        Test::Attacked | Test::NotAttacked | Test::Protected | Test::NotProtected => {
+                            self.prog.uses_attacks = true
+                        }
+                        Test::Visited | Test::NotVisited => self.prog.uses_visited = true,
+                        _ => {}
+                    }
+                    Op::Test(test)
+                }
+                CheckKind::Piece(name) => {
+                    let t = self.ctx.pieces.iter().position(|p| p == name).unwrap_or(0);
+                    Op::IsType(t as u16)
+                }
+                CheckKind::Zone(name) => Op::InZone(self.ctx.zones.find(name).unwrap_or(0) as u16),
+                CheckKind::Handler(k) => Op::Handler(*k),
+            };
+            self.emit(op);
+        }
+        if !b.nav.is_empty() {
+            self.emit(Op::NavPop);
+        }
+        Ok(())
+    }
+}
+
+/// What an `m`/`M` check may look at, for deciding which piece types need a
+/// "has moved" flag. Follows whether the hand holds the moving piece, is
+/// empty, or holds some other piece, through the expression.
+pub fn moved_refs(node: &Node) -> Vec<MovedRef> {
+    let mut out = Vec::new();
+    hand_flow(node, HandState::MOVER, &mut out);
+    out
+}
+
+/// Set of possible hand contents.
+#[derive(Clone, Copy, PartialEq, Eq)]
+struct HandState(u8);
+
+impl HandState {
+    const MOVER: HandState = HandState(1);
+    const EMPTY: HandState = HandState(2);
+    const OTHER: HandState = HandState(4);
+
+    fn has(self, o: HandState) -> bool {
+        self.0 & o.0 != 0
+    }
+
+    fn union(self, o: HandState) -> HandState {
+        HandState(self.0 | o.0)
+    }
+}
+
+fn hand_flow(n: &Node, state: HandState, out: &mut Vec<MovedRef>) -> HandState {
+    match &n.kind {
+        NodeKind::Alt(branches) => branches
+            .iter()
+            .fold(HandState(0), |acc, b| acc.union(hand_flow(b, state, out))),
+        NodeKind::Seq(items) => items.iter().fold(state, |s, i| hand_flow(i, s, out)),
+        NodeKind::Group(inner) => hand_flow(inner, state, out),
+        NodeKind::Repeat { body, .. } => {
+            let mut s = state;
+            loop {
+                let next = s.union(hand_flow(body, s, out));
+                if next == s {
+                    return s;
+                }
+                s = next;
+            }
+        }
+        NodeKind::Drop => HandState::EMPTY,
+        NodeKind::Take => HandState::MOVER.union(HandState::OTHER),
+        NodeKind::Bracket(b) => {
+            let mut last_type: Option<&str> = None;
+            for c in &b.checks {
+                match &c.kind {
+                    CheckKind::Piece(name) => last_type = Some(name),
+                    CheckKind::Code('m' | 'M') => {
+                        if state.has(HandState::MOVER) {
+                            push_unique(out, MovedRef::Mover);
+                        }
+                        if state.has(HandState::OTHER) {
+                            push_unique(out, MovedRef::Any);
+                        }
+                        if state.has(HandState::EMPTY) {
+                            push_unique(
+                                out,
+                                last_type.map_or(MovedRef::Any, |t| MovedRef::Piece(t.to_string())),
+                            );
+                        }
+                    }
+                    _ => {}
+                }
+            }
+            state
+        }
+        NodeKind::Step(_) | NodeKind::Capture(_) | NodeKind::Var { .. } => state,
+    }
+}
+
+fn push_unique(out: &mut Vec<MovedRef>, r: MovedRef) {
+    if !out.contains(&r) {
+        out.push(r);
+    }
+}

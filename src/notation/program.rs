@@ -1,0 +1,130 @@
+//! The compiled form of a piece's moves: a flat array of instructions for
+//! the backtracking interpreter in `movegen::vm`.
+//!
+//! Directions in a program are board directions: the player's direction map
+//! has already been applied, so one program exists per piece and player.
+
+use crate::board::Dir;
+
+/// A condition on the cursor square (or on the piece in the hand).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Test {
+    /// `p`
+    Empty,
+    /// `P`
+    NotEmpty,
+    /// `e`
+    Enemy,
+    /// `E`
+    NotEnemy,
+    /// `f`
+    Friend,
+    /// `F`
+    NotFriend,
+    /// `a`
+    Attacked,
+    /// `A`
+    NotAttacked,
+    /// `s`
+    Protected,
+    /// `S`
+    NotProtected,
+    /// `m`
+    Moved,
+    /// `M`
+    NotMoved,
+    /// `r`
+    Visited,
+    /// `R`
+    NotVisited,
+    /// `l`
+    LastStart,
+    /// `t`
+    LastEnd,
+}
+
+impl Test {
+    /// The test for a check letter, if it is one (`x` and `o` are actions).
+    pub fn from_code(c: char) -> Option<Test> {
+        Some(match c {
+            'p' => Test::Empty,
+            'P' => Test::NotEmpty,
+            'e' => Test::Enemy,
+            'E' => Test::NotEnemy,
+            'f' => Test::Friend,
+            'F' => Test::NotFriend,
+            'a' => Test::Attacked,
+            'A' => Test::NotAttacked,
+            's' => Test::Protected,
+            'S' => Test::NotProtected,
+            'm' => Test::Moved,
+            'M' => Test::NotMoved,
+            'r' => Test::Visited,
+            'R' => Test::NotVisited,
+            'l' => Test::LastStart,
+            't' => Test::LastEnd,
+            _ => return None,
+        })
+    }
+}
+
+/// One instruction. `Fork`, `StepAny`, `Bind` and `Iter` create choice
+/// points; the interpreter explores every choice.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Op {
+    /// Step the cursor; fail if there is no link.
+    Step(Dir),
+    /// Step in one of the directions of list `n` (a choice point).
+    StepAny(u16),
+    /// Choose a direction of list `list`, bind it to `var`, step in it.
+    Bind { var: u8, list: u16 },
+    /// Step along (or against, if `back`) the direction bound to `var`.
+    StepVar { var: u8, back: bool },
+    /// Choice point: continue here, and also at the target.
+    Fork(u32),
+    Jump(u32),
+    /// Start an optional iteration: a choice between the body (next
+    /// instruction) and `exit`. With `maximal`, the exit is taken only if
+    /// no iteration of the body completes from here.
+    Iter { slot: u16, exit: u32, maximal: bool },
+    /// End of an iteration started by the `Iter` of `slot`: fails if the
+    /// iteration changed nothing, else records that the body completed.
+    Next { slot: u16 },
+    Test(Test),
+    /// `=Name`: the piece on the square is of this type.
+    IsType(u16),
+    /// `@zone`: the square is in this zone of the moving player.
+    InZone(u16),
+    /// `x`: capture the piece on the square.
+    Capture,
+    /// `o`: use up this once-per-game flag of the moving player.
+    Once(u16),
+    /// `1`..`9`: call the game's extension handler.
+    Handler(u8),
+    /// `^`
+    Take,
+    /// `|`
+    Drop,
+    /// Start of a `>` navigation: remember the cursor.
+    NavPush,
+    /// End of a navigation: return to the remembered square.
+    NavPop,
+    /// The board's epilogue: if the hand holds a piece, `[F]` then `|`.
+    Epilogue,
+    /// A successful path: record the move.
+    Match { priority: u8 },
+}
+
+/// A compiled piece program for one player.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Program {
+    pub ops: Vec<Op>,
+    /// Direction lists referenced by `StepAny` and `Bind`.
+    pub dir_lists: Vec<Vec<Dir>>,
+    /// Number of `Iter` slots.
+    pub slots: u16,
+    /// The program reads `r`/`R`, so the interpreter keeps a visited set.
+    pub uses_visited: bool,
+    /// The program reads `a A s S`.
+    pub uses_attacks: bool,
+}

@@ -1,0 +1,163 @@
+//! What a square holds, as a small integer, and the table that decodes it.
+//!
+//! A cell is 0 (empty) or the code of a (piece type, owner, has-moved)
+//! combination. The move generator sets the top bit on pieces captured
+//! under the deferred-capture rule while a move is being built; positions
+//! never hold marked cells.
+
+/// Contents of one board slot.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default, PartialOrd, Ord)]
+pub struct Cell(pub u16);
+
+/// "No piece type" in [`CellInfo::piece`].
+pub const NO_PIECE: u16 = u16::MAX;
+
+impl Cell {
+    pub const EMPTY: Cell = Cell(0);
+    /// Bit set on a piece captured by a deferred capture.
+    pub const MARK: u16 = 0x8000;
+
+    #[inline]
+    pub fn is_empty(self) -> bool {
+        self.0 == 0
+    }
+
+    #[inline]
+    pub fn is_marked(self) -> bool {
+        self.0 & Cell::MARK != 0
+    }
+
+    #[inline]
+    pub fn marked(self) -> Cell {
+        Cell(self.0 | Cell::MARK)
+    }
+
+    #[inline]
+    pub fn unmarked(self) -> Cell {
+        Cell(self.0 & !Cell::MARK)
+    }
+}
+
+/// Decoded cell.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct CellInfo {
+    /// Piece type, or [`NO_PIECE`] for an empty cell and for phantoms.
+    pub piece: u16,
+    /// Owner; meaningless for empty cells.
+    pub owner: u8,
+    pub moved: bool,
+    /// A stand-in enemy used when asking "would this square be attacked if
+    /// an enemy stood here".
+    pub phantom: bool,
+}
+
+/// Encodes and decodes cells for one game.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CellTable {
+    players: usize,
+    types: usize,
+    table: Vec<CellInfo>,
+}
+
+impl CellTable {
+    pub fn new(players: usize, types: usize) -> CellTable {
+        let mut table = vec![CellInfo {
+            piece: NO_PIECE,
+            owner: 0,
+            moved: false,
+            phantom: false,
+        }];
+        for piece in 0..types {
+            for owner in 0..players {
+                for moved in [false, true] {
+                    table.push(CellInfo {
+                        piece: piece as u16,
+                        owner: owner as u8,
+                        moved,
+                        phantom: false,
+                    });
+                }
+            }
+        }
+        for owner in 0..players {
+            table.push(CellInfo {
+                piece: NO_PIECE,
+                owner: owner as u8,
+                moved: false,
+                phantom: true,
+            });
+        }
+        CellTable {
+            players,
+            types,
+            table,
+        }
+    }
+
+    #[inline]
+    pub fn piece(&self, piece: u16, owner: usize, moved: bool) -> Cell {
+        Cell((1 + ((piece as usize * self.players + owner) * 2 + moved as usize)) as u16)
+    }
+
+    /// A phantom piece of `owner` (see [`CellInfo::phantom`]).
+    pub fn phantom(&self, owner: usize) -> Cell {
+        Cell((1 + self.types * self.players * 2 + owner) as u16)
+    }
+
+    /// Decodes a cell (the deferred-capture mark is ignored).
+    #[inline]
+    pub fn info(&self, c: Cell) -> CellInfo {
+        self.table
+            .get(c.unmarked().0 as usize)
+            .copied()
+            .unwrap_or(self.table[0])
+    }
+
+    /// True if the cell holds a real piece or a phantom.
+    #[inline]
+    pub fn occupied(&self, c: Cell) -> bool {
+        !c.is_empty()
+    }
+
+    /// The same piece with its has-moved flag set to `moved`.
+    pub fn with_moved(&self, c: Cell, moved: bool) -> Cell {
+        let i = self.info(c);
+        if i.piece == NO_PIECE {
+            c
+        } else {
+            self.piece(i.piece, i.owner as usize, moved)
+        }
+    }
+
+    /// Number of distinct codes (for tables indexed by cell).
+    pub fn len(&self) -> usize {
+        self.table.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.table.is_empty()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn round_trip() {
+        let t = CellTable::new(2, 6);
+        for piece in 0..6u16 {
+            for owner in 0..2 {
+                for moved in [false, true] {
+                    let c = t.piece(piece, owner, moved);
+                    let i = t.info(c);
+                    assert_eq!((i.piece, i.owner as usize, i.moved), (piece, owner, moved));
+                    assert_eq!(t.info(c.marked()), i);
+                }
+            }
+        }
+        let p = t.info(t.phantom(1));
+        assert!(p.phantom && p.owner == 1 && p.piece == NO_PIECE);
+        assert_eq!(t.info(Cell::EMPTY).piece, NO_PIECE);
+    }
+}

@@ -1,0 +1,277 @@
+//! Position strings in the FEN form: board, side to move, castling rights,
+//! en passant square, halfmove clock, move number.
+//!
+//! The board lists the grid's rows from the top, files from the left; the
+//! first player's pieces are upper case, the second's lower case. Castling
+//! rights and the en passant square are not stored as such: they become
+//! the "has moved" flags of kings and rooks and a remembered last move,
+//! which is what the notation's `[M]`, `[l]` and `[t]` read
+//! (`games-rules.md`, appendix).
+
+use super::{Cell, NO_PIECE, Position};
+use crate::board::Square;
+use crate::game::Game;
+
+/// A position string that does not describe a position of the game.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("bad position '{text}': {message}")]
+pub struct FenError {
+    pub text: String,
+    pub message: String,
+}
+
+fn fail(text: &str, message: impl Into<String>) -> FenError {
+    FenError {
+        text: text.to_string(),
+        message: message.into(),
+    }
+}
+
+/// Parses a position. `setup` is the game's initial position, used to tell
+/// which pieces still stand where they started (their "has moved" flag is
+/// clear); `None` treats every piece as unmoved.
+pub fn parse(game: &Game, text: &str, setup: Option<&Position>) -> Result<Position, FenError> {
+    let fields: Vec<&str> = text.split_whitespace().collect();
+    if fields.is_empty() || fields.len() > 6 {
+        return Err(fail(text, "expected 1 to 6 fields: board, side, castling, en passant, halfmove clock, move number"));
+    }
+    if game.players.len() > 2 {
+        return Err(fail(text, "position strings are only defined for two-player games"));
+    }
+    let mut pos = Position::empty(
+        game.topology.len(),
+        game.slot_count() - game.topology.len(),
+        game.players.len(),
+        game.pieces.len(),
+    );
+    let placed = parse_board(game, text, fields[0])?;
+    let side = match fields.get(1) {
+        None => 0,
+        Some(s) => game
+            .players
+            .iter()
+            .position(|p| s.len() == 1 && s.starts_with(p.letter))
+            .ok_or_else(|| {
+                let letters: Vec<String> = game.players.iter().map(|p| p.letter.to_string()).collect();
+                fail(text, format!("side to move '{s}' is not one of {}", letters.join(", ")))
+            })?,
+    };
+    pos.set_side(side);
+    let rights = parse_castling(game, text, fields.get(2).copied().unwrap_or("-"))?;
+    for (sq, piece, owner) in placed {
+        let moved = game.pieces[piece as usize].tracks_moved && has_moved(game, setup, &rights, sq, piece, owner);
+        pos.set(&game.cells, sq.index(), game.cells.piece(piece, owner, moved));
+    }
+    check_castling(game, text, &pos, &rights)?;
+    let clock = parse_number(text, fields.get(4), 0, "halfmove clock")?;
+    let fullmove = parse_number(text, fields.get(5), 1, "move number")?;
+    pos.set_counters(clock, fullmove);
+    if let Some(ep) = fields.get(3).filter(|s| **s != "-") {
+        set_en_passant(game, text, &mut pos, ep)?;
+    }
+    Ok(pos)
+}
+
+fn parse_number(text: &str, field: Option<&&str>, default: u32, what: &str) -> Result<u32, FenError> {
+    match field {
+        None => Ok(default),
+        Some(s) => s
+            .parse()
+            .map_err(|_| fail(text, format!("{what} '{s}' is not a number"))),
+    }
+}
+
+/// Rows of `rank/rank/...` into (square, piece, owner).
+fn parse_board(game: &Game, text: &str, board: &str) -> Result<Vec<(Square, u16, usize)>, FenError> {
+    let grid = game.topology.grid();
+    let (cols, rows, levels) = (grid.cols.len(), grid.rows.len(), grid.levels.len().max(1));
+    let lines: Vec<&str> = board.split('/').collect();
+    if lines.len() != rows * levels {
+        return Err(fail(text, format!("the board has {} rows, the position gives {}", rows * levels, lines.len())));
+    }
+    let mut out = Vec::new();
+    for (r, line) in lines.iter().enumerate() {
+        let (level, row) = (r / rows, r % rows);
+        let mut col = 0usize;
+        let mut chars = line.chars().peekable();
+        while let Some(c) = chars.next() {
+            if c.is_ascii_digit() {
+                let mut n = c.to_digit(10).unwrap_or(0) as usize;
+                while let Some(d) = chars.peek().and_then(|d| d.to_digit(10)) {
+                    n = n * 10 + d as usize;
+                    chars.next();
+                }
+                col += n;
+                continue;
+            }
+            let piece = game
+                .piece_by_letter(c)
+                .ok_or_else(|| fail(text, format!("unknown piece letter '{c}' in row {}", r + 1)))?;
+            let owner = if c.is_ascii_uppercase() { 0 } else { 1 };
+            let sq = game
+                .topology
+                .at(col as i32, row as i32, level as i32)
+                .filter(|_| col < cols)
+                .ok_or_else(|| fail(text, format!("row {} has a piece off the board (column {})", r + 1, col + 1)))?;
+            out.push((sq, piece, owner));
+            col += 1;
+        }
+        if col != cols {
+            return Err(fail(text, format!("row {} has {} columns, the board has {}", r + 1, col, cols)));
+        }
+    }
+    Ok(out)
+}
+
+fn parse_castling(game: &Game, text: &str, field: &str) -> Result<Vec<(char, Square, Square)>, FenError> {
+    if field == "-" {
+        return Ok(Vec::new());
+    }
+    let mut rights = Vec::new();
+    for c in field.chars() {
+        let right = game
+            .fen
+            .castling
+            .iter()
+            .find(|(l, _, _)| *l == c)
+            .ok_or_else(|| fail(text, format!("unknown castling right '{c}'")))?;
+        rights.push(*right);
+    }
+    Ok(rights)
+}
+
+/// Whether a piece placed by a position string counts as having moved.
+fn has_moved(
+    game: &Game,
+    setup: Option<&Position>,
+    rights: &[(char, Square, Square)],
+    sq: Square,
+    piece: u16,
+    owner: usize,
+) -> bool {
+    let castling_square = game.fen.castling.iter().any(|(_, k, r)| *k == sq || *r == sq);
+    if castling_square {
+        return !rights.iter().any(|(_, k, r)| *k == sq || *r == sq);
+    }
+    match setup {
+        None => false,
+        Some(initial) => {
+            let info = game.cells.info(initial.cell(sq));
+            !(info.piece == piece && info.owner as usize == owner)
+        }
+    }
+}
+
+/// Every castling right needs its king and rook in place.
+fn check_castling(game: &Game, text: &str, pos: &Position, rights: &[(char, Square, Square)]) -> Result<(), FenError> {
+    for (letter, k, r) in rights {
+        let (ki, ri) = (game.cells.info(pos.cell(*k)), game.cells.info(pos.cell(*r)));
+        if ki.piece == NO_PIECE || ri.piece == NO_PIECE || ki.owner != ri.owner {
+            return Err(fail(
+                text,
+                format!(
+                    "castling right '{letter}' needs pieces of one side on {} and {}",
+                    game.topology.name(*k),
+                    game.topology.name(*r)
+                ),
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// The en passant square becomes the last move: a double step over it by
+/// the player who moved last.
+fn set_en_passant(game: &Game, text: &str, pos: &mut Position, ep: &str) -> Result<(), FenError> {
+    let bad = |m: &str| fail(text, format!("en passant square '{ep}': {m}"));
+    let Some(piece) = game.fen.en_passant else {
+        return Err(bad("this game has no en passant"));
+    };
+    let sq = game.topology.square(ep).ok_or_else(|| bad("no such square"))?;
+    let n = game.players.len();
+    let last = (pos.side() + n - 1) % n;
+    let map = &game.players[last].map;
+    let (north, south) = match (game.topology.dir('N'), game.topology.dir('S')) {
+        (Some(a), Some(b)) => (map.apply(a), map.apply(b)),
+        _ => return Err(bad("the board has no N and S directions")),
+    };
+    let from = game.topology.step(sq, south).ok_or_else(|| bad("no square behind it"))?;
+    let to = game.topology.step(sq, north).ok_or_else(|| bad("no square in front of it"))?;
+    let info = game.cells.info(pos.cell(to));
+    if info.piece != piece || info.owner as usize != last || !pos.cell(sq).is_empty() || !pos.cell(from).is_empty() {
+        return Err(bad(&format!(
+            "it must be passed over by a {} of the side that moved last",
+            game.pieces[piece as usize].name
+        )));
+    }
+    pos.push_synthetic(last, piece, Some(from), Some(to), Some(sq));
+    Ok(())
+}
+
+/// Writes a position string.
+pub fn write(game: &Game, pos: &Position) -> String {
+    let grid = game.topology.grid();
+    let (cols, rows, levels) = (grid.cols.len(), grid.rows.len(), grid.levels.len().max(1));
+    let mut lines = Vec::new();
+    for level in 0..levels {
+        for row in 0..rows {
+            let mut line = String::new();
+            let mut empty = 0;
+            for col in 0..cols {
+                let cell = game
+                    .topology
+                    .at(col as i32, row as i32, level as i32)
+                    .map_or(Cell::EMPTY, |sq| pos.cell(sq));
+                match letter(game, cell) {
+                    None => empty += 1,
+                    Some(l) => {
+                        if empty > 0 {
+                            line += &empty.to_string();
+                            empty = 0;
+                        }
+                        line.push(l);
+                    }
+                }
+            }
+            if empty > 0 {
+                line += &empty.to_string();
+            }
+            lines.push(line);
+        }
+    }
+    let mut castling: String = game
+        .fen
+        .castling
+        .iter()
+        .filter(|(_, k, r)| unmoved_pair(game, pos, *k, *r))
+        .map(|(l, _, _)| *l)
+        .collect();
+    if castling.is_empty() {
+        castling = "-".into();
+    }
+    let ep = pos.ep().map_or("-".to_string(), |sq| game.topology.name(sq).to_string());
+    format!(
+        "{} {} {} {} {} {}",
+        lines.join("/"),
+        game.players[pos.side()].letter,
+        castling,
+        ep,
+        pos.clock(),
+        pos.fullmove()
+    )
+}
+
+fn unmoved_pair(game: &Game, pos: &Position, k: Square, r: Square) -> bool {
+    let (ki, ri) = (game.cells.info(pos.cell(k)), game.cells.info(pos.cell(r)));
+    ki.piece != NO_PIECE && ri.piece != NO_PIECE && !ki.moved && !ri.moved && ki.owner == ri.owner
+}
+
+/// The letter of a piece, upper case for the first player.
+pub fn letter(game: &Game, cell: Cell) -> Option<char> {
+    let info = game.cells.info(cell);
+    if cell.is_empty() || info.piece == NO_PIECE {
+        return None;
+    }
+    let l = game.pieces[info.piece as usize].letter;
+    Some(if info.owner == 0 { l } else { l.to_ascii_lowercase() })
+}

@@ -1,0 +1,305 @@
+//! The state of a game in progress: what stands on each square, whose turn
+//! it is, the history that `[l]` and `[t]` read, and the Zobrist hash.
+//! Moves are applied and taken back in place ([`Position::make`],
+//! [`Position::undo`]).
+
+mod cell;
+pub mod fen;
+mod zobrist;
+
+pub use cell::{Cell, CellInfo, CellTable, NO_PIECE};
+pub use zobrist::{ep_key, side_key, slot_key};
+
+use crate::board::Square;
+use crate::movegen::MoveRef;
+
+/// One move in the history.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Ply {
+    pub player: u8,
+    /// Type of the moving piece, or [`NO_PIECE`].
+    pub piece: u16,
+    /// Where the moving piece started (none for drops from a hand).
+    pub from: Option<Square>,
+    /// Where the moving piece ended.
+    pub to: Option<Square>,
+    /// State before the move, to take it back.
+    pub hash_before: u64,
+    pub clock_before: u32,
+    pub fullmove_before: u32,
+    pub ep_before: Option<Square>,
+    pub side_before: u8,
+    /// Set for entries that only describe a move made before the position
+    /// was set up (the en passant field of a FEN); they cannot be undone.
+    pub synthetic: bool,
+}
+
+/// A position: board slots, bitsets per owner and piece, side, history.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Position {
+    /// Board squares first, then extra slots (once-flags).
+    cells: Vec<Cell>,
+    squares: usize,
+    words: usize,
+    players: usize,
+    types: usize,
+    by_owner: Vec<u64>,
+    by_piece: Vec<u64>,
+    side: u8,
+    hash: u64,
+    clock: u32,
+    fullmove: u32,
+    /// The en passant square currently folded into the hash.
+    ep: Option<Square>,
+    history: Vec<Ply>,
+}
+
+/// A move's effect on one slot.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Change {
+    pub slot: u16,
+    pub old: Cell,
+    pub new: Cell,
+}
+
+impl Position {
+    /// An empty position for a game with these dimensions.
+    pub fn empty(squares: usize, extra_slots: usize, players: usize, types: usize) -> Position {
+        let words = squares.div_ceil(64);
+        Position {
+            cells: vec![Cell::EMPTY; squares + extra_slots],
+            squares,
+            words,
+            players,
+            types,
+            by_owner: vec![0; players * words],
+            by_piece: vec![0; players * types * words],
+            side: 0,
+            hash: side_key(0),
+            clock: 0,
+            fullmove: 1,
+            ep: None,
+            history: Vec::new(),
+        }
+    }
+
+    #[inline]
+    pub fn cell(&self, sq: Square) -> Cell {
+        self.cells[sq.index()]
+    }
+
+    /// Value of any slot (squares and extra slots).
+    #[inline]
+    pub fn slot(&self, slot: usize) -> Cell {
+        self.cells[slot]
+    }
+
+    pub fn cells(&self) -> &[Cell] {
+        &self.cells
+    }
+
+    /// Mutable cells and the history together, for the move generator,
+    /// which changes cells while it explores and restores them before it
+    /// returns.
+    pub(crate) fn split_for_generation(&mut self) -> (&mut [Cell], &[Ply]) {
+        (&mut self.cells, &self.history)
+    }
+
+    pub fn square_count(&self) -> usize {
+        self.squares
+    }
+
+    /// Puts a piece on a square (or empties it), keeping bitsets and hash.
+    pub fn set(&mut self, table: &CellTable, slot: usize, new: Cell) {
+        let old = self.cells[slot];
+        self.write(table, slot, old, new);
+        self.hash ^= slot_key(slot, old) ^ slot_key(slot, new);
+    }
+
+    #[inline]
+    fn write(&mut self, table: &CellTable, slot: usize, old: Cell, new: Cell) {
+        self.cells[slot] = new;
+        if slot < self.squares {
+            let (w, bit) = (slot / 64, 1u64 << (slot % 64));
+            let o = table.info(old);
+            if o.piece != NO_PIECE {
+                self.by_owner[o.owner as usize * self.words + w] &= !bit;
+                self.by_piece[(o.owner as usize * self.types + o.piece as usize) * self.words + w] &= !bit;
+            }
+            let n = table.info(new);
+            if n.piece != NO_PIECE {
+                self.by_owner[n.owner as usize * self.words + w] |= bit;
+                self.by_piece[(n.owner as usize * self.types + n.piece as usize) * self.words + w] |= bit;
+            }
+        }
+    }
+
+    /// Squares holding a piece of `owner`, as bitset words.
+    #[inline]
+    pub fn owner_bits(&self, owner: usize) -> &[u64] {
+        &self.by_owner[owner * self.words..(owner + 1) * self.words]
+    }
+
+    /// Squares holding a piece of type `piece` owned by `owner`.
+    #[inline]
+    pub fn piece_bits(&self, owner: usize, piece: usize) -> &[u64] {
+        let at = (owner * self.types + piece) * self.words;
+        &self.by_piece[at..at + self.words]
+    }
+
+    /// Player to move.
+    #[inline]
+    pub fn side(&self) -> usize {
+        self.side as usize
+    }
+
+    pub fn set_side(&mut self, side: usize) {
+        self.hash ^= side_key(self.side as usize) ^ side_key(side);
+        self.side = side as u8;
+    }
+
+    pub fn hash(&self) -> u64 {
+        self.hash
+    }
+
+    /// Plies since the last capture or clock-resetting move.
+    pub fn clock(&self) -> u32 {
+        self.clock
+    }
+
+    pub fn fullmove(&self) -> u32 {
+        self.fullmove
+    }
+
+    pub fn set_counters(&mut self, clock: u32, fullmove: u32) {
+        self.clock = clock;
+        self.fullmove = fullmove.max(1);
+    }
+
+    pub fn history(&self) -> &[Ply] {
+        &self.history
+    }
+
+    /// Number of moves that can be taken back.
+    pub fn undoable(&self) -> usize {
+        self.history.iter().filter(|p| !p.synthetic).count()
+    }
+
+    pub fn ep(&self) -> Option<Square> {
+        self.ep
+    }
+
+    /// Records a move made before this position was set up (FEN import).
+    pub fn push_synthetic(&mut self, player: usize, piece: u16, from: Option<Square>, to: Option<Square>, ep: Option<Square>) {
+        self.history.push(Ply {
+            player: player as u8,
+            piece,
+            from,
+            to,
+            hash_before: self.hash,
+            clock_before: self.clock,
+            fullmove_before: self.fullmove,
+            ep_before: self.ep,
+            side_before: self.side,
+            synthetic: true,
+        });
+        self.set_ep(ep);
+    }
+
+    fn set_ep(&mut self, ep: Option<Square>) {
+        if let Some(sq) = self.ep {
+            self.hash ^= ep_key(sq);
+        }
+        if let Some(sq) = ep {
+            self.hash ^= ep_key(sq);
+        }
+        self.ep = ep;
+    }
+
+    /// Applies a move. `next` is the player who moves next; `resets_clock`
+    /// says whether the halfmove clock restarts; `ep` is the new en passant
+    /// square folded into the hash.
+    pub fn make(&mut self, table: &CellTable, mv: MoveRef, next: usize, resets_clock: bool, ep: Option<Square>) {
+        self.history.push(Ply {
+            player: self.side,
+            piece: mv.header.piece,
+            from: mv.header.from(),
+            to: mv.header.to(),
+            hash_before: self.hash,
+            clock_before: self.clock,
+            fullmove_before: self.fullmove,
+            ep_before: self.ep,
+            side_before: self.side,
+            synthetic: false,
+        });
+        for c in mv.changes {
+            self.write(table, c.slot as usize, c.old, c.new);
+        }
+        self.hash ^= mv.header.hash_delta;
+        self.clock = if resets_clock { 0 } else { self.clock + 1 };
+        if next <= self.side as usize {
+            self.fullmove += 1;
+        }
+        self.hash ^= side_key(self.side as usize) ^ side_key(next);
+        self.side = next as u8;
+        self.set_ep(ep);
+    }
+
+    /// Takes back `mv`, which must be the last move made.
+    pub fn undo(&mut self, table: &CellTable, mv: MoveRef) {
+        let Some(ply) = self.history.pop() else {
+            return;
+        };
+        for c in mv.changes.iter().rev() {
+            self.write(table, c.slot as usize, c.new, c.old);
+        }
+        self.hash = ply.hash_before;
+        self.clock = ply.clock_before;
+        self.fullmove = ply.fullmove_before;
+        self.ep = ply.ep_before;
+        self.side = ply.side_before;
+    }
+
+    /// The hash computed from scratch; equals [`Position::hash`] when the
+    /// incremental updates are right.
+    pub fn recompute_hash(&self) -> u64 {
+        let mut h = side_key(self.side as usize);
+        for (slot, c) in self.cells.iter().enumerate() {
+            h ^= slot_key(slot, *c);
+        }
+        if let Some(sq) = self.ep {
+            h ^= ep_key(sq);
+        }
+        h
+    }
+
+    /// How many earlier positions (within the reversible stretch since the
+    /// last clock reset) had the same hash as this one.
+    pub fn repetitions(&self) -> u32 {
+        let window = (self.clock as usize).min(self.history.len());
+        self.history[self.history.len() - window..]
+            .iter()
+            .filter(|p| p.hash_before == self.hash)
+            .count() as u32
+    }
+
+    /// Number of players.
+    pub fn players(&self) -> usize {
+        self.players
+    }
+}
+
+/// Iterates over the set bits of bitset words as squares.
+pub fn squares_of(words: &[u64]) -> impl Iterator<Item = Square> + '_ {
+    words.iter().enumerate().flat_map(|(w, &bits)| {
+        let mut b = bits;
+        std::iter::from_fn(move || {
+            if b == 0 {
+                return None;
+            }
+            let i = b.trailing_zeros();
+            b &= b - 1;
+            Some(Square((w * 64 + i as usize) as u16))
+        })
+    })
+}

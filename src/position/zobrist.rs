@@ -1,0 +1,36 @@
+//! Zobrist keys, computed by a fixed mixing function instead of a stored
+//! random table, so every slot and value has a key without any setup.
+
+const SEED: u64 = 0x9E37_79B9_7F4A_7C15;
+const SIDE_TAG: u64 = 0xA076_1D64_78BD_642F;
+const EP_TAG: u64 = 0xE703_7ED1_A0B4_28DB;
+
+/// SplitMix64's finaliser: a bijective mix with good avalanche.
+#[inline]
+fn mix(mut z: u64) -> u64 {
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+/// Key of `value` in `slot`; the empty value has key 0.
+#[inline]
+pub fn slot_key(slot: usize, value: super::Cell) -> u64 {
+    if value.0 == 0 {
+        0
+    } else {
+        mix(SEED.wrapping_add(((slot as u64) << 16) | value.0 as u64))
+    }
+}
+
+/// Key of the player to move.
+#[inline]
+pub fn side_key(side: usize) -> u64 {
+    mix(SIDE_TAG.wrapping_add(side as u64))
+}
+
+/// Key of an en passant square.
+#[inline]
+pub fn ep_key(sq: crate::board::Square) -> u64 {
+    mix(EP_TAG.wrapping_add(sq.0 as u64))
+}
