@@ -2,12 +2,17 @@
 //! page and the protocols.
 //!
 //! A move is written as its start and landing squares (`e2e4`), with the
-//! landing squares of every part for composite moves (`a3xc5xe7`, `x` when
+//! landing squares of every part for composite moves (`a3xc5xe7`: `x` when
 //! the move captures, `-` otherwise), a drop as `P*e5`, and the promoted
-//! piece's letter in lower case at the end (`e7e8q`). When two legal moves
-//! would get the same text, both get their captured squares appended
-//! (`…xd5`) so that every legal move has its own text.
+//! piece's letter in lower case at the end (`e7e8q`). Captured squares that
+//! the landings do not already imply — not a landing square, not jumped
+//! over between two landings — follow as `x` and the square (en passant
+//! `e5d6xd5`). If two legal moves still share a text, the later ones get
+//! `#2`, `#3`, … so that every legal move has its own text. When reading,
+//! a text without its implied-capture suffix is accepted if it names one
+//! move (so `e5d6` works too).
 
+use crate::board::Square;
 use crate::game::Game;
 use crate::movegen::{MoveList, MoveRef};
 use crate::position::NO_PIECE;
@@ -29,8 +34,48 @@ fn list(moves: &[String]) -> String {
     }
 }
 
-/// The short text of a move (without disambiguation).
-pub fn base_text(game: &Game, mv: MoveRef) -> String {
+/// The text of a move (without the `#n` of [`texts`]).
+pub fn text(game: &Game, mv: MoveRef) -> String {
+    let mut out = short_text(game, mv);
+    let points = path_points(mv);
+    for sq in captured_squares(game, mv) {
+        if !implied(game, &points, sq) {
+            out += "x";
+            out += game.topology.name(sq);
+        }
+    }
+    out
+}
+
+/// Start, part landings and end of a move, as squares.
+fn path_points(mv: MoveRef) -> Vec<Square> {
+    let mut points: Vec<Square> = mv.header.from().into_iter().collect();
+    points.extend_from_slice(mv.landings);
+    points.extend(mv.header.to());
+    points
+}
+
+/// Whether a captured square is a landing square or lies strictly between
+/// two consecutive points of the move on a straight line.
+fn implied(game: &Game, points: &[Square], sq: Square) -> bool {
+    if points.iter().skip(1).any(|p| *p == sq) {
+        return true;
+    }
+    let topo = &game.topology;
+    let c = topo.coords(sq);
+    points.windows(2).any(|w| {
+        let (a, b) = (topo.coords(w[0]), topo.coords(w[1]));
+        let d = [b.col - a.col, b.row - a.row, b.level - a.level];
+        let e = [c.col - a.col, c.row - a.row, c.level - a.level];
+        let n = d.iter().map(|x| x.abs()).max().unwrap_or(0);
+        let k = e.iter().map(|x| x.abs()).max().unwrap_or(0);
+        let straight = d.iter().all(|x| x.abs() == n || *x == 0);
+        straight && k > 0 && k < n && (0..3).all(|i| e[i] * n == d[i] * k)
+    })
+}
+
+/// Start, landings and promotion: the text before any captured squares.
+fn short_text(game: &Game, mv: MoveRef) -> String {
     let topo = &game.topology;
     let h = mv.header;
     let mut out = String::new();
@@ -43,7 +88,13 @@ pub fn base_text(game: &Game, mv: MoveRef) -> String {
             out.push('*');
         }
     }
-    let sep = if h.captures > 0 { "x" } else { "-" };
+    let sep = if mv.landings.is_empty() {
+        ""
+    } else if h.captures > 0 {
+        "x"
+    } else {
+        "-"
+    };
     for (i, sq) in mv.landings.iter().enumerate() {
         if i > 0 || h.from().is_some() {
             out += sep;
@@ -51,7 +102,7 @@ pub fn base_text(game: &Game, mv: MoveRef) -> String {
         out += topo.name(*sq);
     }
     if let Some(to) = h.to() {
-        if !mv.landings.is_empty() {
+        if h.from().is_some() || !mv.landings.is_empty() {
             out += sep;
         }
         out += topo.name(to);
@@ -62,18 +113,8 @@ pub fn base_text(game: &Game, mv: MoveRef) -> String {
     out
 }
 
-/// The text of a move with its captured squares appended.
-pub fn full_text(game: &Game, mv: MoveRef) -> String {
-    let mut out = base_text(game, mv);
-    for sq in captured_squares(game, mv) {
-        out += "x";
-        out += game.topology.name(sq);
-    }
-    out
-}
-
 /// Squares whose enemy pieces the move removes or replaces.
-pub fn captured_squares(game: &Game, mv: MoveRef) -> Vec<crate::board::Square> {
+pub fn captured_squares(game: &Game, mv: MoveRef) -> Vec<Square> {
     let squares = game.topology.len();
     let Some(owner) = mover_owner(game, mv) else {
         return Vec::new();
@@ -85,34 +126,25 @@ pub fn captured_squares(game: &Game, mv: MoveRef) -> Vec<crate::board::Square> {
             let old = game.cells.info(c.old);
             old.owner != owner && game.cells.info(c.new) != old
         })
-        .map(|c| crate::board::Square(c.slot))
+        .map(|c| Square(c.slot))
         .collect()
 }
 
 /// The owner of the moving piece.
 fn mover_owner(game: &Game, mv: MoveRef) -> Option<u8> {
-    let (slot, old_side) = match (mv.header.from(), mv.header.to()) {
+    let (slot, before) = match (mv.header.from(), mv.header.to()) {
         (Some(f), _) => (f.0, true),
         (None, Some(t)) => (t.0, false),
         (None, None) => return None,
     };
     let c = mv.changes.iter().find(|c| c.slot == slot)?;
-    let cell = if old_side { c.old } else { c.new };
+    let cell = if before { c.old } else { c.new };
     Some(game.cells.info(cell).owner)
 }
 
 /// Texts of all moves of a list; each legal move gets a distinct text.
 pub fn texts(game: &Game, list: &MoveList) -> Vec<String> {
-    let mut out: Vec<String> = list.iter().map(|m| base_text(game, m)).collect();
-    let dup: Vec<bool> = out
-        .iter()
-        .map(|t| out.iter().filter(|u| *u == t).count() > 1)
-        .collect();
-    for (i, d) in dup.iter().enumerate() {
-        if *d {
-            out[i] = full_text(game, list.get(i));
-        }
-    }
+    let mut out: Vec<String> = list.iter().map(|m| text(game, m)).collect();
     for i in 0..out.len() {
         let n = out[..i].iter().filter(|u| **u == out[i]).count();
         if n > 0 {
@@ -132,7 +164,9 @@ pub fn find(game: &Game, list: &MoveList, text: &str) -> Result<usize, MoveTextE
     }
     let lower = text.to_ascii_lowercase();
     let matches: Vec<usize> = (0..list.len())
-        .filter(|&i| all[i].to_ascii_lowercase() == lower || base_text(game, list.get(i)).to_ascii_lowercase() == lower)
+        .filter(|&i| {
+            all[i].to_ascii_lowercase() == lower || short_text(game, list.get(i)).to_ascii_lowercase() == lower
+        })
         .collect();
     match matches.as_slice() {
         [i] => Ok(*i),

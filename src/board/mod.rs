@@ -482,6 +482,36 @@ impl Topology {
         &self.all
     }
 
+    /// True if following any one direction from any square never comes back
+    /// to a square already passed (no circular boards): a repetition that
+    /// keeps stepping one way then always reaches new squares.
+    pub fn acyclic(&self) -> bool {
+        let n = self.squares.len();
+        let mut state = vec![0u8; n];
+        for d in 0..self.dirs.len() {
+            state.iter_mut().for_each(|s| *s = 0);
+            for start in 0..n {
+                let mut path = Vec::new();
+                let mut sq = Some(Square(start as u16));
+                while let Some(s) = sq {
+                    match state[s.index()] {
+                        0 => {
+                            state[s.index()] = 1;
+                            path.push(s);
+                            sq = self.step(s, Dir(d as u8));
+                        }
+                        1 => return false,
+                        _ => break,
+                    }
+                }
+                for s in path {
+                    state[s.index()] = 2;
+                }
+            }
+        }
+        true
+    }
+
     /// True when every direction is a grid vector (square identity can then
     /// be computed from displacements).
     pub fn all_vectors(&self) -> bool {

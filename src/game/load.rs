@@ -17,7 +17,7 @@ use super::{FenConfig, Game, PieceType, Player, Promotion, Rules};
 use crate::board::{BoardSpec, DirMap, DirSpec, Square, Topology, Zones};
 use crate::diagnostic::{Diagnostic, LoadError, string_content_start};
 use crate::handler::{Handler, HandlerRegistry};
-use crate::movegen::AttackTable;
+use crate::movegen::Attacks;
 use crate::notation::{self, CompileContext, MoveEntry, MovedRef, Node, ProgramBuilder, Resolved};
 use crate::position::{CellTable, Position, fen};
 
@@ -317,12 +317,12 @@ impl Loader<'_> {
             rules,
             fen,
             once_flags: compiled.once_flags,
-            attacks: Vec::new(),
+            attacks: Attacks::default(),
             handlers,
             uses_priorities,
             royal_types,
         };
-        game.attacks = (0..game.players.len()).map(|p| AttackTable::build(&game, p)).collect();
+        game.attacks = Attacks::build(&game);
         match fen::parse(&game, spec.setup.fen.get_ref(), None) {
             Ok(pos) => game.initial = pos,
             Err(e) => {

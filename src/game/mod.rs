@@ -15,7 +15,7 @@ use std::sync::Arc;
 
 use crate::board::{DirMap, Square, Topology, Zones};
 use crate::handler::Handler;
-use crate::movegen::{AttackTable, MoveRef};
+use crate::movegen::{Attacks, MoveRef};
 use crate::notation::Program;
 use crate::position::{CellTable, Position, squares_of};
 
@@ -97,7 +97,7 @@ pub struct Game {
     pub fen: FenConfig,
     /// `[o]` flags per player.
     pub once_flags: u16,
-    pub(crate) attacks: Vec<AttackTable>,
+    pub(crate) attacks: Attacks,
     pub(crate) handlers: [Option<Arc<dyn Handler>>; 10],
     /// The move alternatives have different priorities.
     pub(crate) uses_priorities: bool,

@@ -64,10 +64,21 @@ struct Node {
 
 #[derive(Clone, Copy, Debug)]
 struct Edge {
+    /// How to test the square before stepping: one of the `EDGE_*` kinds.
+    kind: u8,
     conds: u16,
     dir: Dir,
     child: u32,
 }
+
+/// The edge has no condition.
+const EDGE_FREE: u8 = 0;
+/// The square must be empty (rays).
+const EDGE_EMPTY: u8 = 1;
+/// The square must be occupied (hopper screens).
+const EDGE_OCCUPIED: u8 = 2;
+/// Evaluate the condition list.
+const EDGE_LIST: u8 = 3;
 
 #[derive(Clone, Copy, Debug)]
 struct Terminal {
@@ -84,6 +95,8 @@ pub(crate) struct AttackTable {
     cond_lists: Vec<Vec<Cond>>,
     /// Piece types tested by running their programs forwards.
     fallback: Vec<u16>,
+    /// Some condition reads the move history (`l`, `t`).
+    dynamic: bool,
 }
 
 /// True if a piece of `by` could capture a piece `hypo` standing on
@@ -98,16 +111,183 @@ pub(crate) fn attacked<C: CellSource + ?Sized>(
     hypo: Cell,
     exclude: Option<Square>,
 ) -> bool {
-    let table = &game.attacks[by];
+    let table = game.attacks.table(by, game.cells.info(hypo));
     let view = View {
         cells,
         target,
         hypo,
     };
-    if table.walk(game, &view, history, by, exclude) {
+    if table.walk(game, &view, history, by, exclude, &mut NoRecord) {
         return true;
     }
     !table.fallback.is_empty() && fallback(game, &view, history, by, exclude, &table.fallback)
+}
+
+/// Like [`attacked`] for a piece standing on `target`, recording what the
+/// answer depended on (see [`ReadSet`]).
+pub(crate) fn attacked_recording(
+    game: &Game,
+    cells: &[Cell],
+    history: &[Ply],
+    target: Square,
+    by: usize,
+    set: &mut ReadSet,
+) -> bool {
+    let hypo = cells[target.index()];
+    let table = game.attacks.table(by, game.cells.info(hypo));
+    let view = View {
+        cells,
+        target,
+        hypo,
+    };
+    table.walk(game, &view, history, by, None, set)
+}
+
+/// What negative attack tests read, as bitsets over squares (up to 512).
+///
+/// Walks only combine conditions with "and" along a path and "or" between
+/// paths, so a "not attacked" answer can only turn into "attacked" if a
+/// `strict` square changes at all (screens, `=Name`, history conditions,
+/// the target), a `blocked` square empties (a ray opens), a `read` square
+/// gets a piece of the attacker, or a move starts or ends on a `strict`
+/// square (history conditions).
+#[derive(Clone, Copy, Default)]
+pub(crate) struct ReadSet {
+    pub read: [u64; 8],
+    pub blocked: [u64; 8],
+    pub strict: [u64; 8],
+}
+
+impl ReadSet {
+    #[inline]
+    pub fn has(set: &[u64; 8], slot: usize) -> bool {
+        set.get(slot / 64).is_some_and(|w| w & (1 << (slot % 64)) != 0)
+    }
+}
+
+/// Receives the squares an attack walk reads.
+trait Recorder {
+    fn read(&mut self, sq: Square);
+    fn blocked(&mut self, sq: Square);
+    fn strict(&mut self, sq: Square);
+}
+
+struct NoRecord;
+
+impl Recorder for NoRecord {
+    #[inline(always)]
+    fn read(&mut self, _: Square) {}
+    #[inline(always)]
+    fn blocked(&mut self, _: Square) {}
+    #[inline(always)]
+    fn strict(&mut self, _: Square) {}
+}
+
+fn set_bit(words: &mut [u64; 8], sq: Square) {
+    if let Some(w) = words.get_mut(sq.index() / 64) {
+        *w |= 1 << (sq.index() % 64);
+    }
+}
+
+impl Recorder for ReadSet {
+    #[inline]
+    fn read(&mut self, sq: Square) {
+        set_bit(&mut self.read, sq);
+    }
+    #[inline]
+    fn blocked(&mut self, sq: Square) {
+        set_bit(&mut self.blocked, sq);
+    }
+    #[inline]
+    fn strict(&mut self, sq: Square) {
+        set_bit(&mut self.strict, sq);
+    }
+}
+
+/// What is known of the piece on the target square when a table is built.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Target {
+    /// Any piece: `=Name` conditions on it are checked when walking.
+    Any,
+    /// A piece of this type (tables for royal pieces).
+    Piece(u16),
+    /// A stand-in on an empty square ("would it be attacked").
+    Phantom,
+}
+
+/// All attack tables of a game: per attacker, a general table, one for
+/// phantom targets, and one per royal piece type.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Attacks {
+    any: Vec<AttackTable>,
+    phantom: Vec<AttackTable>,
+    /// `royal[royal index][attacker]`
+    royal: Vec<Vec<AttackTable>>,
+    /// Royal index of each piece type, or `u16::MAX`.
+    royal_index: Vec<u16>,
+    /// Attacks on royal pieces are found by walking tables alone (no
+    /// fallback programs), so [`attacked_recording`] applies.
+    pub(crate) local: bool,
+}
+
+impl Attacks {
+    pub(crate) fn build(game: &Game) -> Attacks {
+        let players = game.players.len();
+        let analysed: Vec<Vec<Option<Vec<Pattern>>>> = (0..players)
+            .map(|by| {
+                game.pieces
+                    .iter()
+                    .map(|piece| {
+                        let prog = piece.programs.get(by)?;
+                        if game.topology.all_vectors() {
+                            Analysis::run(game, prog)
+                        } else {
+                            None
+                        }
+                    })
+                    .collect()
+            })
+            .collect();
+        let table = |target: Target| -> Vec<AttackTable> {
+            analysed.iter().map(|per| AttackTable::build(per, target)).collect()
+        };
+        let mut royal_index = vec![u16::MAX; game.pieces.len()];
+        let mut royal = Vec::new();
+        for (i, &t) in game.royal_types().iter().enumerate() {
+            royal_index[t as usize] = i as u16;
+            royal.push(table(Target::Piece(t)));
+        }
+        let local = royal.iter().flatten().all(|t| t.fallback.is_empty());
+        Attacks {
+            any: table(Target::Any),
+            phantom: table(Target::Phantom),
+            royal,
+            royal_index,
+            local,
+        }
+    }
+
+    #[inline]
+    fn table(&self, by: usize, target: crate::position::CellInfo) -> &AttackTable {
+        if target.phantom {
+            return &self.phantom[by];
+        }
+        match self.royal_index.get(target.piece as usize) {
+            Some(&i) if i != u16::MAX => &self.royal[i as usize][by],
+            _ => &self.any[by],
+        }
+    }
+
+    /// Piece types whose attacks are found by running their programs.
+    #[cfg(test)]
+    pub(crate) fn fallback_types(&self, by: usize) -> &[u16] {
+        &self.any[by].fallback
+    }
+
+    #[cfg(test)]
+    pub(crate) fn node_count(&self, by: usize) -> usize {
+        self.any[by].nodes.len()
+    }
 }
 
 struct View<'a, C: ?Sized> {
@@ -128,74 +308,84 @@ impl<C: CellSource + ?Sized> View<'_, C> {
 }
 
 impl AttackTable {
-    fn walk<C: CellSource + ?Sized>(
+    fn walk<C: CellSource + ?Sized, R: Recorder>(
         &self,
         game: &Game,
         view: &View<C>,
         history: &[Ply],
         by: usize,
         exclude: Option<Square>,
+        rec: &mut R,
     ) -> bool {
-        if self.nodes.is_empty() {
-            return false;
-        }
-        let topo = &game.topology;
-        let table = &game.cells;
-        let mut stack: [(u32, Square); 64] = [(0, Square(0)); 64];
-        let mut overflow: Vec<(u32, Square)> = Vec::new();
-        stack[0] = (0, view.target);
-        let mut len = 1;
-        loop {
-            let (n, sq) = if len > 0 {
-                len -= 1;
-                stack[len]
-            } else if let Some(x) = overflow.pop() {
-                x
-            } else {
-                return false;
-            };
-            let node = &self.nodes[n as usize];
-            let c = view.get(sq);
-            if (node.mask != 0 || node.term_len != 0) && !c.is_empty() && Some(sq) != exclude {
-                let info = table.info(c);
-                if info.owner as usize == by && info.piece != NO_PIECE && !c.is_marked() {
-                    if info.piece < 64 && node.mask & (1u64 << info.piece) != 0 {
-                        return true;
-                    }
-                    let terms = &self.terminals[node.term_at as usize..][..node.term_len as usize];
-                    for t in terms {
-                        if t.piece == info.piece && self.conds_hold(game, view, history, by, t.conds, sq) {
-                            return true;
-                        }
-                    }
-                }
-            }
-            let edges = &self.edges[node.edge_at as usize..][..node.edge_len as usize];
-            for e in edges {
-                if (e.conds == 0 || self.conds_hold(game, view, history, by, e.conds, sq))
-                    && let Some(next) = topo.step(sq, e.dir)
-                {
-                    if len < stack.len() {
-                        stack[len] = (e.child, next);
-                        len += 1;
-                    } else {
-                        overflow.push((e.child, next));
-                    }
-                }
-            }
-        }
+        !self.nodes.is_empty() && self.visit(game, view, history, by, exclude, rec, 0, view.target)
     }
 
-    fn conds_hold<C: CellSource + ?Sized>(
+    /// Walks from trie node `n` standing on `sq`.
+    #[allow(clippy::too_many_arguments)]
+    fn visit<C: CellSource + ?Sized, R: Recorder>(
         &self,
         game: &Game,
         view: &View<C>,
         history: &[Ply],
         by: usize,
-        list: u16,
+        exclude: Option<Square>,
+        rec: &mut R,
+        n: u32,
         sq: Square,
     ) -> bool {
+        rec.read(sq);
+        if n == 0 {
+            rec.strict(sq);
+        }
+        let node = &self.nodes[n as usize];
         let c = view.get(sq);
+        if node.term_len != 0 {
+            rec.strict(sq);
+        }
+        if (node.mask != 0 || node.term_len != 0) && !c.is_empty() && Some(sq) != exclude {
+            let info = game.cells.info(c);
+            if info.owner as usize == by && info.piece != NO_PIECE && !c.is_marked() {
+                if info.piece < 64 && node.mask & (1u64 << info.piece) != 0 {
+                    return true;
+                }
+                let terms = &self.terminals[node.term_at as usize..][..node.term_len as usize];
+                for t in terms {
+                    if t.piece == info.piece && self.conds_hold(game, c, history, by, t.conds, sq) {
+                        return true;
+                    }
+                }
+            }
+        }
+        let edges = &self.edges[node.edge_at as usize..][..node.edge_len as usize];
+        for e in edges {
+            let pass = match e.kind {
+                EDGE_FREE => true,
+                EDGE_EMPTY => {
+                    if !c.is_empty() {
+                        rec.blocked(sq);
+                    }
+                    c.is_empty()
+                }
+                EDGE_OCCUPIED => {
+                    rec.strict(sq);
+                    !c.is_empty()
+                }
+                _ => {
+                    rec.strict(sq);
+                    self.conds_hold(game, c, history, by, e.conds, sq)
+                }
+            };
+            if pass
+                && let Some(next) = game.topology.step(sq, e.dir)
+                && self.visit(game, view, history, by, exclude, rec, e.child, next)
+            {
+                return true;
+            }
+        }
+        false
+    }
+
+    fn conds_hold(&self, game: &Game, c: Cell, history: &[Ply], by: usize, list: u16, sq: Square) -> bool {
         let info = game.cells.info(c);
         let piece = !c.is_empty() && !c.is_marked();
         self.cond_lists[list as usize].iter().all(|cond| match *cond {
@@ -220,24 +410,15 @@ impl AttackTable {
         })
     }
 
-    /// Builds the table of player `by` from the game's programs.
-    pub(crate) fn build(game: &Game, by: usize) -> AttackTable {
+    /// Builds a table from the analysed programs of one attacker.
+    fn build(patterns: &[Option<Vec<Pattern>>], target: Target) -> AttackTable {
         let mut trie = TrieBuilder::default();
         let mut fallback = Vec::new();
-        let vectors = game.topology.all_vectors();
-        for (t, piece) in game.pieces.iter().enumerate() {
-            let Some(prog) = piece.programs.get(by) else {
-                continue;
-            };
-            let patterns = if vectors {
-                Analysis::run(game, prog)
-            } else {
-                None
-            };
-            match patterns {
+        for (t, list) in patterns.iter().enumerate() {
+            match list {
                 Some(list) => {
                     for p in list {
-                        trie.insert(&p, t as u16);
+                        trie.insert(p, t as u16, target);
                     }
                 }
                 None => fallback.push(t as u16),
@@ -248,16 +429,6 @@ impl AttackTable {
         table
     }
 
-    /// Piece types whose attacks are found by running their programs.
-    #[cfg(test)]
-    pub(crate) fn fallback_types(&self) -> &[u16] {
-        &self.fallback
-    }
-
-    #[cfg(test)]
-    pub(crate) fn node_count(&self) -> usize {
-        self.nodes.len()
-    }
 }
 
 /// Attack detection by running programs forwards on a copy of the board.
@@ -304,6 +475,24 @@ struct Pattern {
     origin: Vec<Cond>,
 }
 
+/// Conditions on the target square, which always holds a piece that is not
+/// the attacker's: drops those that are then true, or `None` if one is
+/// then false (the pattern can never capture such a piece).
+fn root_conditions(conds: &[Cond], target: Target) -> Option<Vec<Cond>> {
+    let mut out = Vec::new();
+    for c in conds {
+        match (c, target) {
+            (Cond::NotEmpty | Cond::Enemy | Cond::NotFriend, _) => {}
+            (Cond::Empty | Cond::Friend | Cond::NotEnemy, _) => return None,
+            (Cond::TypeIs(t), Target::Piece(p)) if *t == p => {}
+            (Cond::TypeIs(_), Target::Piece(_) | Target::Phantom) => return None,
+            (Cond::Moved | Cond::NotMoved, Target::Phantom) => return None,
+            (other, _) => out.push(*other),
+        }
+    }
+    Some(out)
+}
+
 #[derive(Default)]
 struct TrieBuilder {
     nodes: Vec<BuildNode>,
@@ -333,13 +522,21 @@ impl TrieBuilder {
         id
     }
 
-    fn insert(&mut self, p: &Pattern, piece: u16) {
+    fn insert(&mut self, p: &Pattern, piece: u16, target: Target) {
         if self.nodes.is_empty() {
             self.nodes.push(BuildNode::default());
         }
         let mut n = 0usize;
-        for (conds, dir) in &p.steps {
-            let c = self.intern(conds.clone());
+        for (i, (conds, dir)) in p.steps.iter().enumerate() {
+            let conds = if i == 0 {
+                match root_conditions(conds, target) {
+                    Some(c) => c,
+                    None => return,
+                }
+            } else {
+                conds.clone()
+            };
+            let c = self.intern(conds);
             let found = self.nodes[n]
                 .edges
                 .iter()
@@ -369,6 +566,11 @@ impl TrieBuilder {
             cond_lists: std::mem::take(&mut self.cond_lists),
             ..Default::default()
         };
+        t.dynamic = t
+            .cond_lists
+            .iter()
+            .flatten()
+            .any(|c| matches!(c, Cond::LastStart | Cond::LastEnd));
         for b in &self.nodes {
             let mut node = Node {
                 mask: 0,
@@ -386,7 +588,13 @@ impl TrieBuilder {
                 }
             }
             for &(conds, dir, child) in &b.edges {
-                t.edges.push(Edge { conds, dir, child });
+                let kind = match t.cond_lists[conds as usize].as_slice() {
+                    [] => EDGE_FREE,
+                    [Cond::Empty] => EDGE_EMPTY,
+                    [Cond::NotEmpty] => EDGE_OCCUPIED,
+                    _ => EDGE_LIST,
+                };
+                t.edges.push(Edge { kind, conds, dir, child });
             }
             t.nodes.push(node);
         }
@@ -619,7 +827,7 @@ impl<'a> Analysis<'a> {
                     s.slots[slot as usize] = (Self::cursor(&s), s.effects);
                     true
                 }
-                Op::Next { slot } => s.slots[slot as usize] != (Self::cursor(&s), s.effects),
+                Op::Next { slot, .. } => s.slots[slot as usize] != (Self::cursor(&s), s.effects),
                 Op::Test(t) => self.test(&mut s, t),
                 Op::IsType(t) => {
                     let id = Self::cursor(&s);
@@ -883,5 +1091,30 @@ impl<'a> Analysis<'a> {
         }
         let origin = take(0);
         Some(Pattern { steps, origin })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::game::load_game;
+
+    #[test]
+    fn chess_tables_are_small_and_complete() {
+        let game = load_game("chess").unwrap();
+        for by in 0..2 {
+            assert!(game.attacks.fallback_types(by).is_empty());
+            let royal = &game.attacks.royal[0][by];
+            eprintln!(
+                "any {} nodes, royal {} nodes {} edges, dynamic {}",
+                game.attacks.node_count(by),
+                royal.nodes.len(),
+                royal.edges.len(),
+                royal.dynamic
+            );
+            let root = royal.nodes[0];
+            for e in &royal.edges[root.edge_at as usize..][..root.edge_len as usize] {
+                eprintln!("root edge kind {} dir {:?} conds {:?}", e.kind, e.dir, royal.cond_lists[e.conds as usize]);
+            }
+        }
     }
 }

@@ -7,12 +7,14 @@ pub(crate) mod attack;
 mod moves;
 pub(crate) mod vm;
 
-pub(crate) use attack::AttackTable;
+pub(crate) use attack::Attacks;
 pub use moves::{Move, MoveHeader, MoveList, MoveRef};
 pub use vm::GenError;
 
+use crate::board::Square;
 use crate::game::Game;
-use crate::position::{NO_PIECE, Position};
+use crate::position::{NO_PIECE, Position, squares_of};
+use attack::ReadSet;
 use vm::{Env, Mode, Vm};
 
 /// Reusable move-generation state (buffers of the interpreter).
@@ -38,7 +40,7 @@ impl Generator {
         for w in 0..self.bits.len() {
             let mut b = self.bits[w];
             while b != 0 {
-                let sq = crate::board::Square((w * 64 + b.trailing_zeros() as usize) as u16);
+                let sq = Square((w * 64 + b.trailing_zeros() as usize) as u16);
                 b &= b - 1;
                 let piece = game.cells.info(pos.cell(sq)).piece;
                 if piece == NO_PIECE {
@@ -61,13 +63,12 @@ impl Generator {
     /// The legal moves of the side to move.
     pub fn legal(&mut self, game: &Game, pos: &mut Position, out: &mut MoveList) -> Result<(), GenError> {
         self.pseudo_legal(game, pos, out)?;
-        if game.rules.royal_safety && !game.royal_types().is_empty() {
+        if let Some(guard) = RoyalGuard::new(game, pos) {
             self.keep.clear();
-            let player = pos.side();
             for i in 0..out.len() {
                 let mv = out.get(i);
                 game.make(pos, mv);
-                self.keep.push(!game.royal_attacked(pos, player));
+                self.keep.push(guard.safe_after(game, pos, mv));
                 game.undo(pos, mv);
             }
             let keep = &self.keep;
@@ -97,6 +98,75 @@ impl Generator {
     }
 }
 
+/// Royal safety at one position. It knows whether the mover is in check
+/// and which squares the attack tests on its royal pieces read; a move that
+/// changes none of those squares (and neither starts nor ends on one)
+/// cannot expose a royal piece, so most moves need no attack test at all.
+struct RoyalGuard {
+    player: usize,
+    /// Quick clearance is allowed (not in check, and the read sets are exact).
+    quick: bool,
+    read: ReadSet,
+}
+
+impl RoyalGuard {
+    /// `None` when the game has no royal safety rule or no royal pieces.
+    fn new(game: &Game, pos: &Position) -> Option<RoyalGuard> {
+        if !game.rules.royal_safety || game.royal_types().is_empty() {
+            return None;
+        }
+        let player = pos.side();
+        let mut guard = RoyalGuard {
+            player,
+            quick: game.attacks.local && game.topology.len() <= 64 * 8,
+            read: ReadSet::default(),
+        };
+        if !guard.quick {
+            return Some(guard);
+        }
+        for &t in game.royal_types() {
+            for sq in squares_of(pos.piece_bits(player, t as usize)) {
+                for by in (0..game.players.len()).filter(|b| *b != player) {
+                    if attack::attacked_recording(game, pos.cells(), pos.history(), sq, by, &mut guard.read) {
+                        guard.quick = false;
+                        return Some(guard);
+                    }
+                }
+            }
+        }
+        Some(guard)
+    }
+
+    /// After `mv` has been made on `pos`: are the mover's royal pieces safe?
+    #[inline]
+    fn safe_after(&self, game: &Game, pos: &Position, mv: MoveRef) -> bool {
+        if self.quick && !self.touches(game, mv) {
+            return true;
+        }
+        !game.royal_attacked(pos, self.player)
+    }
+
+    /// True if `mv` may change the answer of the recorded attack tests.
+    #[inline]
+    fn touches(&self, game: &Game, mv: MoveRef) -> bool {
+        let r = &self.read;
+        let strict = |slot: usize| ReadSet::has(&r.strict, slot);
+        mv.changes.iter().any(|c| {
+            let slot = c.slot as usize;
+            if strict(slot) {
+                return true;
+            }
+            if c.new.is_empty() {
+                return ReadSet::has(&r.blocked, slot);
+            }
+            let info = game.cells.info(c.new);
+            let ours = !info.phantom && info.owner as usize == self.player;
+            !ours && ReadSet::has(&r.read, slot)
+        }) || mv.header.from().is_some_and(|s| strict(s.index()))
+            || mv.header.to().is_some_and(|s| strict(s.index()))
+    }
+}
+
 /// Counts the leaf nodes of the legal move tree to `depth` plies, making
 /// and taking back every move, leaves included (no bulk counting).
 pub fn perft(game: &Game, pos: &mut Position, depth: u32) -> Result<u64, GenError> {
@@ -110,15 +180,14 @@ fn perft_at(game: &Game, pos: &mut Position, depth: u32, generator: &mut Generat
         return Ok(1);
     }
     let (list, rest) = lists.split_first_mut().expect("one list per ply");
-    let safety = game.rules.royal_safety && !game.royal_types().is_empty();
     let mut nodes = 0;
     if Generator::streaming(game) {
         generator.pseudo_legal(game, pos, list)?;
-        let player = pos.side();
+        let guard = RoyalGuard::new(game, pos);
         for i in 0..list.len() {
             let mv = list.get(i);
             game.make(pos, mv);
-            if !(safety && game.royal_attacked(pos, player)) {
+            if guard.as_ref().is_none_or(|g| g.safe_after(game, pos, mv)) {
                 nodes += perft_at(game, pos, depth - 1, generator, rest)?;
             }
             game.undo(pos, mv);

@@ -33,6 +33,9 @@ pub enum GenError {
 #[derive(Clone, Copy, Debug)]
 struct Frame {
     pc: u32,
+    /// For `Iter` frames: the frame of the previous iteration of the same
+    /// repetition on this path (`u32::MAX` if none).
+    prev: u32,
     /// Which alternative to try next at `pc` (directions, handler branches).
     alt: u8,
     maximal: bool,
@@ -123,6 +126,9 @@ impl Vm {
         start: Square,
         out: &mut MoveList,
     ) -> Result<bool, GenError> {
+        if prog.ops.is_empty() {
+            return Ok(false);
+        }
         self.reset(env, cells, prog, start);
         let mut pc: usize = 0;
         let mut cursor = start;
@@ -178,17 +184,12 @@ impl Vm {
                     self.push_frame(exit, 0, maximal, cursor, effects);
                     let old = std::mem::replace(&mut self.slots[slot as usize], index);
                     self.log.push(Undo::Slot(slot, old));
+                    if let Some(f) = self.frames.last_mut() {
+                        f.prev = old;
+                    }
                     true
                 }
-                Op::Next { slot } => {
-                    let f = &mut self.frames[self.slots[slot as usize] as usize];
-                    if f.cursor == cursor.0 && f.effects == effects {
-                        false
-                    } else {
-                        f.continued = true;
-                        true
-                    }
-                }
+                Op::Next { slot, cycles } => self.next_iteration(slot, cycles, cursor, effects),
                 Op::Test(t) => self.test(env, cells, cursor, t),
                 Op::IsType(t) => {
                     let c = cells[cursor.index()];
@@ -287,12 +288,33 @@ impl Vm {
         }
     }
 
+    /// End of an iteration: fails if the path is back at the state (square,
+    /// effects) where this or an earlier iteration started.
+    fn next_iteration(&mut self, slot: u16, cycles: bool, cursor: Square, effects: u32) -> bool {
+        let at = self.slots[slot as usize] as usize;
+        let f = self.frames[at];
+        if f.cursor == cursor.0 && f.effects == effects {
+            return false;
+        }
+        if cycles {
+            let mut j = f.prev;
+            while let Some(g) = self.frames.get(j as usize) {
+                if g.cursor == cursor.0 && g.effects == effects {
+                    return false;
+                }
+                j = g.prev;
+            }
+        }
+        self.frames[at].continued = true;
+        true
+    }
+
     fn reset(&mut self, env: &Env, cells: &[Cell], prog: &Program, start: Square) {
         self.frames.clear();
         self.log.clear();
         self.vars = [UNBOUND; 10];
         self.slots.clear();
-        self.slots.resize(prog.slots as usize, 0);
+        self.slots.resize(prog.slots as usize, u32::MAX);
         self.nav.clear();
         self.landings.clear();
         self.hand = Cell::EMPTY;
@@ -313,6 +335,7 @@ impl Vm {
     fn push_frame(&mut self, pc: u32, alt: u8, maximal: bool, cursor: Square, effects: u32) {
         self.frames.push(Frame {
             pc,
+            prev: u32::MAX,
             alt,
             maximal,
             continued: false,

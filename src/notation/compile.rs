@@ -293,6 +293,9 @@ impl<'a, 'b> ProgramBuilder<'a, 'b> {
         entries: &[(MoveEntry, &Resolved, u16)],
         prologue_take: bool,
     ) -> Result<Program, NotationError> {
+        if entries.is_empty() {
+            return Ok(self.prog);
+        }
         if prologue_take {
             self.emit(Op::Take);
         }
@@ -432,7 +435,8 @@ impl<'a, 'b> ProgramBuilder<'a, 'b> {
                     maximal,
                 });
                 self.node(body, r, once_base)?;
-                self.emit(Op::Next { slot });
+                let cycles = self.may_cycle(body);
+                self.emit(Op::Next { slot, cycles });
                 self.emit(Op::Jump(head as u32));
                 self.patch(head);
             }
@@ -450,13 +454,22 @@ impl<'a, 'b> ProgramBuilder<'a, 'b> {
                     ));
                     self.node(body, r, once_base)?;
                 }
+                let cycles = self.may_cycle(body);
                 for (at, slot) in iters.into_iter().rev() {
-                    self.emit(Op::Next { slot });
+                    self.emit(Op::Next { slot, cycles });
                     self.patch(at);
                 }
             }
         }
         Ok(())
+    }
+
+    /// False when repeating `body` can never bring the path back to a
+    /// square it started an iteration on: the body only steps forward along
+    /// one variable bound outside it, and the board has no circles.
+    fn may_cycle(&self, body: &Node) -> bool {
+        let mut var = None;
+        !(self.ctx.topology.acyclic() && ray_like(body, &mut var) && var.is_some())
     }
 
     fn new_slot(&mut self) -> u16 {
@@ -519,6 +532,21 @@ impl<'a, 'b> ProgramBuilder<'a, 'b> {
             self.emit(Op::NavPop);
         }
         Ok(())
+    }
+}
+
+/// True if every cursor move in `n` is a forward step along the same
+/// variable (recorded in `var`) and no variable is bound inside.
+fn ray_like(n: &Node, var: &mut Option<u8>) -> bool {
+    match &n.kind {
+        NodeKind::Step(_) | NodeKind::Capture(_) => false,
+        NodeKind::Var { var: k, back } => {
+            !*back && *var.get_or_insert(*k) == *k
+        }
+        NodeKind::Alt(v) | NodeKind::Seq(v) => v.iter().all(|c| ray_like(c, var)),
+        NodeKind::Group(b) => ray_like(b, var),
+        NodeKind::Repeat { body, .. } => ray_like(body, var),
+        NodeKind::Drop | NodeKind::Take | NodeKind::Bracket(_) => true,
     }
 }
 

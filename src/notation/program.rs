@@ -88,8 +88,10 @@ pub enum Op {
     /// no iteration of the body completes from here.
     Iter { slot: u16, exit: u32, maximal: bool },
     /// End of an iteration started by the `Iter` of `slot`: fails if the
-    /// iteration changed nothing, else records that the body completed.
-    Next { slot: u16 },
+    /// iteration changed nothing (or, with `cycles`, if the path is back
+    /// where an earlier iteration started with no new effects), else
+    /// records that the body completed.
+    Next { slot: u16, cycles: bool },
     Test(Test),
     /// `=Name`: the piece on the square is of this type.
     IsType(u16),
