@@ -93,10 +93,12 @@ impl fmt::Display for LoadError {
 
 impl std::error::Error for LoadError {}
 
-/// Where the text of a TOML string value starts in the file, if the string
-/// is written so that its text equals its content byte for byte (literal
-/// strings, and basic strings without escapes). `span` covers the quotes.
-pub fn string_content_start(source: &str, span: &Range<usize>, content: &str) -> Option<usize> {
+/// Maps byte offsets in the value of a TOML string to byte offsets in the
+/// file, so errors inside the string can point at the right place.
+/// `span` covers the string with its quotes. Handles literal and basic
+/// strings, single- and multi-line, with escapes; `None` if the text at
+/// `span` does not decode to `content`.
+pub fn string_offsets(source: &str, span: &Range<usize>, content: &str) -> Option<Vec<usize>> {
     let raw = source.get(span.clone())?;
     let quote = ["\"\"\"", "'''", "\"", "'"].into_iter().find(|q| raw.starts_with(q))?;
     let mut start = span.start + quote.len();
@@ -110,5 +112,44 @@ pub fn string_content_start(source: &str, span: &Range<usize>, content: &str) ->
             start += 1;
         }
     }
-    (inner == content).then_some(start)
+    let literal = quote.starts_with('\'');
+    let mut decoded = String::new();
+    let mut map = Vec::new();
+    let mut chars = inner.char_indices().peekable();
+    while let Some((i, c)) = chars.next() {
+        let at = start + i;
+        if literal || c != '\\' {
+            decoded.push(c);
+            map.extend(std::iter::repeat_n(at, c.len_utf8()));
+            continue;
+        }
+        let (_, e) = chars.next()?;
+        let out = match e {
+            'b' => '\u{8}',
+            't' => '\t',
+            'n' => '\n',
+            'f' => '\u{c}',
+            'r' => '\r',
+            'e' => '\u{1b}',
+            '"' => '"',
+            '\\' => '\\',
+            'u' | 'U' => {
+                let len = if e == 'u' { 4 } else { 8 };
+                let hex: String = (0..len).filter_map(|_| chars.next().map(|(_, h)| h)).collect();
+                char::from_u32(u32::from_str_radix(&hex, 16).ok()?)?
+            }
+            ' ' | '\t' | '\r' | '\n' => {
+                // A line-ending backslash: skip all whitespace after it.
+                while chars.peek().is_some_and(|(_, w)| w.is_whitespace()) {
+                    chars.next();
+                }
+                continue;
+            }
+            _ => return None,
+        };
+        decoded.push(out);
+        map.extend(std::iter::repeat_n(at, out.len_utf8()));
+    }
+    map.push(start + inner.len());
+    (decoded == content).then_some(map)
 }

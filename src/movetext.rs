@@ -116,9 +116,7 @@ fn short_text(game: &Game, mv: MoveRef) -> String {
 /// Squares whose enemy pieces the move removes or replaces.
 pub fn captured_squares(game: &Game, mv: MoveRef) -> Vec<Square> {
     let squares = game.topology.len();
-    let Some(owner) = mover_owner(game, mv) else {
-        return Vec::new();
-    };
+    let owner = mv.header.player;
     mv.changes
         .iter()
         .filter(|c| (c.slot as usize) < squares && !c.old.is_empty())
@@ -128,18 +126,6 @@ pub fn captured_squares(game: &Game, mv: MoveRef) -> Vec<Square> {
         })
         .map(|c| Square(c.slot))
         .collect()
-}
-
-/// The owner of the moving piece.
-fn mover_owner(game: &Game, mv: MoveRef) -> Option<u8> {
-    let (slot, before) = match (mv.header.from(), mv.header.to()) {
-        (Some(f), _) => (f.0, true),
-        (None, Some(t)) => (t.0, false),
-        (None, None) => return None,
-    };
-    let c = mv.changes.iter().find(|c| c.slot == slot)?;
-    let cell = if before { c.old } else { c.new };
-    Some(game.cells.info(cell).owner)
 }
 
 /// Texts of all moves of a list; each legal move gets a distinct text.

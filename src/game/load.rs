@@ -15,7 +15,7 @@ use toml::Spanned;
 use super::rules::{Goals, parse_goal};
 use super::{FenConfig, Game, PieceType, Player, Promotion, Rules};
 use crate::board::{BoardSpec, DirMap, DirSpec, Square, Topology, Zones};
-use crate::diagnostic::{Diagnostic, LoadError, string_content_start};
+use crate::diagnostic::{Diagnostic, LoadError, string_offsets};
 use crate::handler::{Handler, HandlerRegistry};
 use crate::movegen::Attacks;
 use crate::notation::{self, CompileContext, MoveEntry, MovedRef, Node, ProgramBuilder, Resolved};
@@ -506,8 +506,13 @@ impl Loader<'_> {
     /// File position of an expression's error, when the string maps exactly.
     fn expr_span(&self, item: &ExprItem, outer: Range<usize>, inner: &Range<usize>) -> Option<Range<usize>> {
         let span = item.span.clone().unwrap_or(outer);
-        match string_content_start(self.source, &span, &item.text) {
-            Some(start) => Some(start + inner.start..start + inner.end.max(inner.start + 1)),
+        match string_offsets(self.source, &span, &item.text) {
+            Some(map) => {
+                let at = |i: usize| map.get(i.min(map.len() - 1)).copied().unwrap_or(span.start);
+                let start = at(inner.start);
+                let end = at(inner.end.max(inner.start + 1)).max(start + 1);
+                Some(start..end)
+            }
             None => Some(span),
         }
     }

@@ -7,7 +7,7 @@ mod load;
 mod rules;
 
 pub use library::{BuiltinGame, builtin_games, load_game};
-pub use load::{GameError, load_str};
+pub use load::{GameError, load_str, load_with};
 pub use rules::{GameResult, Goals, Outcome, parse_goal};
 
 use std::fmt;

@@ -733,12 +733,12 @@ impl<'a> Analysis<'a> {
             self.failed = true;
             return false;
         }
+        if s.hand != Hand::Empty && !s.visited.contains(&cur) {
+            s.visited.push(cur);
+        }
         s.dirs.push(d);
         s.ids.push(id);
         s.conds.push(Vec::new());
-        if s.hand != Hand::Empty && !s.visited.contains(&id) {
-            s.visited.push(id);
-        }
         true
     }
 
@@ -942,9 +942,6 @@ impl<'a> Analysis<'a> {
                     s.hand = Hand::Other;
                 }
             }
-        }
-        if !s.visited.contains(&id) {
-            s.visited.push(id);
         }
         Self::set_know(s, id, Know::Emptied);
         s.effects += 1;

@@ -23,6 +23,8 @@ pub struct MoveHeader {
     to: u16,
     /// Type of the moving piece.
     pub piece: u16,
+    /// The player who makes the move.
+    pub player: u8,
     /// Priority of the move alternative that produced it.
     pub priority: u8,
     /// Number of enemy pieces removed or replaced.
@@ -43,6 +45,7 @@ impl MoveHeader {
             from: from.map_or(NONE, |s| s.0),
             to: to.map_or(NONE, |s| s.0),
             piece,
+            player: 0,
             priority,
             captures: 0,
             promotion: NO_PIECE,
@@ -164,6 +167,10 @@ impl MoveList {
 
     pub fn header(&self, i: usize) -> &MoveHeader {
         &self.headers[i]
+    }
+
+    pub(crate) fn header_mut(&mut self, i: usize) -> &mut MoveHeader {
+        &mut self.headers[i]
     }
 
     pub fn iter(&self) -> impl Iterator<Item = MoveRef<'_>> {

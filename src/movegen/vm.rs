@@ -397,14 +397,16 @@ impl Vm {
         self.hand_is_mover = mover;
     }
 
+    /// Steps the cursor. A square counts as visited once the cursor has
+    /// left it carrying a piece.
     #[inline]
     fn step(&mut self, env: &Env, prog: &Program, cursor: &mut Square, d: Dir) -> bool {
         match env.game.topology.step(*cursor, d) {
             Some(next) => {
-                *cursor = next;
                 if prog.uses_visited && !self.hand.is_empty() {
-                    self.visit(next);
+                    self.visit(*cursor);
                 }
+                *cursor = next;
                 true
             }
             None => false,
@@ -445,10 +447,10 @@ impl Vm {
                     self.log.push(Undo::Var(k, self.vars[k as usize]));
                     self.vars[k as usize] = dirs[i].0;
                 }
-                *cursor = next;
                 if prog.uses_visited && !self.hand.is_empty() {
-                    self.visit(next);
+                    self.visit(*cursor);
                 }
+                *cursor = next;
                 return true;
             }
             i += 1;
@@ -602,9 +604,7 @@ impl Vm {
         };
         self.set_hand(c, mover);
         self.set_cell(cells, sq.index(), Cell::EMPTY);
-        if prog.uses_visited {
-            self.visit(sq);
-        }
+        let _ = prog;
         true
     }
 
@@ -731,6 +731,7 @@ impl Vm {
         let from = (self.from != NONE).then_some(Square(self.from));
         let to = (self.mover_drop != NONE).then_some(Square(self.mover_drop));
         let mut header = MoveHeader::new(self.mover_piece, from, to, priority);
+        header.player = env.player as u8;
         header.captures = captures;
 
         let promotion = game
@@ -768,7 +769,10 @@ impl Vm {
             delta ^= slot_key(c.slot as usize, c.old) ^ slot_key(c.slot as usize, c.new);
         }
         header.hash_delta = delta;
-        if self.dedup.seen(delta, &self.net, out) {
+        if let Some(i) = self.dedup.seen(delta, &self.net, out) {
+            // The same move from another alternative: keep the higher priority.
+            let h = out.header_mut(i);
+            h.priority = h.priority.max(header.priority);
             return;
         }
         self.dedup.insert(delta, out.len() as u32);
@@ -813,19 +817,20 @@ impl Dedup {
         }
     }
 
-    fn seen(&self, delta: u64, net: &[Change], out: &MoveList) -> bool {
+    /// The index of an identical move already generated.
+    fn seen(&self, delta: u64, net: &[Change], out: &MoveList) -> Option<usize> {
         if self.table.is_empty() {
-            return false;
+            return None;
         }
         let mask = self.table.len() - 1;
         let mut i = (delta as usize) & mask;
         loop {
             let (k, v) = self.table[i];
             if v == 0 {
-                return false;
+                return None;
             }
             if k == delta && (v as usize - 1) < out.len() && out.get(v as usize - 1).changes == net {
-                return true;
+                return Some(v as usize - 1);
             }
             i = (i + 1) & mask;
         }
