@@ -65,11 +65,14 @@ impl LoadError {
         let config = Config::default();
         let mut out = String::new();
         for d in &self.diagnostics {
-            let mut report = Report::error().with_message(&d.message).with_notes(d.notes.clone());
+            let mut report = Report::error()
+                .with_message(&d.message)
+                .with_notes(d.notes.clone());
             if let Some(span) = &d.span {
                 let end = span.end.min(self.source.len());
                 let start = span.start.min(end);
-                report = report.with_labels(vec![Label::primary((), start..end).with_message(&d.label)]);
+                report =
+                    report.with_labels(vec![Label::primary((), start..end).with_message(&d.label)]);
             } else if !d.label.is_empty() {
                 report = report.with_notes(vec![d.label.clone()]);
             }
@@ -100,7 +103,9 @@ impl std::error::Error for LoadError {}
 /// `span` does not decode to `content`.
 pub fn string_offsets(source: &str, span: &Range<usize>, content: &str) -> Option<Vec<usize>> {
     let raw = source.get(span.clone())?;
-    let quote = ["\"\"\"", "'''", "\"", "'"].into_iter().find(|q| raw.starts_with(q))?;
+    let quote = ["\"\"\"", "'''", "\"", "'"]
+        .into_iter()
+        .find(|q| raw.starts_with(q))?;
     let mut start = span.start + quote.len();
     let mut inner = raw.get(quote.len()..raw.len().checked_sub(quote.len())?)?;
     if quote.len() == 3 {
@@ -135,7 +140,9 @@ pub fn string_offsets(source: &str, span: &Range<usize>, content: &str) -> Optio
             '\\' => '\\',
             'u' | 'U' => {
                 let len = if e == 'u' { 4 } else { 8 };
-                let hex: String = (0..len).filter_map(|_| chars.next().map(|(_, h)| h)).collect();
+                let hex: String = (0..len)
+                    .filter_map(|_| chars.next().map(|(_, h)| h))
+                    .collect();
                 char::from_u32(u32::from_str_radix(&hex, 16).ok()?)?
             }
             ' ' | '\t' | '\r' | '\n' => {

@@ -23,7 +23,10 @@ pub enum MoveTextError {
     #[error("'{text}' is not a legal move here; legal moves: {}", list(.legal))]
     Illegal { text: String, legal: Vec<String> },
     #[error("'{text}' could be any of {}; write one of these", list(.candidates))]
-    Ambiguous { text: String, candidates: Vec<String> },
+    Ambiguous {
+        text: String,
+        candidates: Vec<String>,
+    },
 }
 
 fn list(moves: &[String]) -> String {
@@ -108,7 +111,11 @@ fn short_text(game: &Game, mv: MoveRef) -> String {
         out += topo.name(to);
     }
     if h.promotion != NO_PIECE {
-        out.push(game.pieces[h.promotion as usize].letter.to_ascii_lowercase());
+        out.push(
+            game.pieces[h.promotion as usize]
+                .letter
+                .to_ascii_lowercase(),
+        );
     }
     out
 }
@@ -151,7 +158,8 @@ pub fn find(game: &Game, list: &MoveList, text: &str) -> Result<usize, MoveTextE
     let lower = text.to_ascii_lowercase();
     let matches: Vec<usize> = (0..list.len())
         .filter(|&i| {
-            all[i].to_ascii_lowercase() == lower || short_text(game, list.get(i)).to_ascii_lowercase() == lower
+            all[i].to_ascii_lowercase() == lower
+                || short_text(game, list.get(i)).to_ascii_lowercase() == lower
         })
         .collect();
     match matches.as_slice() {

@@ -21,10 +21,22 @@ fn refused(expr: &str) -> (String, usize, usize) {
 fn assert_reports(expr: &str, offset: usize, what: &str) {
     let (report, line, col) = refused(expr);
     let place = format!("lab.toml:{}:{}", line, col + offset);
-    assert!(report.contains(&place), "{expr}: expected {place} in\n{report}");
-    assert!(report.contains(what), "{expr}: expected '{what}' in\n{report}");
-    assert!(report.contains("piece Tester"), "{expr}: no piece name in\n{report}");
-    assert!(report.contains('^'), "{expr}: nothing underlined in\n{report}");
+    assert!(
+        report.contains(&place),
+        "{expr}: expected {place} in\n{report}"
+    );
+    assert!(
+        report.contains(what),
+        "{expr}: expected '{what}' in\n{report}"
+    );
+    assert!(
+        report.contains("piece Tester"),
+        "{expr}: no piece name in\n{report}"
+    );
+    assert!(
+        report.contains('^'),
+        "{expr}: nothing underlined in\n{report}"
+    );
 }
 
 #[test]
@@ -80,20 +92,28 @@ fn unknown_check_code() {
 #[test]
 fn expected_text_is_given() {
     let (report, _, _) = refused("N; Q");
-    assert!(report.contains("expected a direction of this board: N S W E M O R T"), "{report}");
+    assert!(
+        report.contains("expected a direction of this board: N S W E M O R T"),
+        "{report}"
+    );
 }
 
 #[test]
 fn errors_in_multi_line_strings_point_at_the_right_line() {
     let source = common::lab_source("moves = \"\"\"\nN;\n  E[z]\n\"\"\"", "");
-    let report = load_str(&source, "lab.toml", "lab").unwrap_err().to_string();
+    let report = load_str(&source, "lab.toml", "lab")
+        .unwrap_err()
+        .to_string();
     let line = source.lines().position(|l| l == "  E[z]").unwrap() + 1;
     assert!(report.contains(&format!("lab.toml:{line}:5")), "{report}");
 }
 
 #[test]
 fn every_error_of_a_file_is_reported() {
-    let source = common::lab_source("moves = 'Q'", "[pieces.Other]\nletter = \"O\"\nmoves = '[q]'");
+    let source = common::lab_source(
+        "moves = 'Q'",
+        "[pieces.Other]\nletter = \"O\"\nmoves = '[q]'",
+    );
     let err = load_str(&source, "lab.toml", "lab").unwrap_err();
     assert_eq!(err.diagnostics.len(), 2, "{err}");
 }
@@ -108,7 +128,9 @@ fn toml_syntax_errors_have_positions() {
 #[test]
 fn unknown_keys_are_refused() {
     let source = common::lab_source("moves = 'N'", "[rules]\nroyal_safty = true");
-    let report = load_str(&source, "lab.toml", "lab").unwrap_err().to_string();
+    let report = load_str(&source, "lab.toml", "lab")
+        .unwrap_err()
+        .to_string();
     assert!(report.contains("royal_safty"), "{report}");
 }
 
@@ -116,16 +138,38 @@ fn unknown_keys_are_refused() {
 fn bad_board_setup_and_rules() {
     let bad = |extra: &str, from: &str, to: &str, what: &str| {
         let source = common::lab_source("moves = 'N'", extra).replace(from, to);
-        let report = load_str(&source, "lab.toml", "lab").unwrap_err().to_string();
+        let report = load_str(&source, "lab.toml", "lab")
+            .unwrap_err()
+            .to_string();
         assert!(report.contains(what), "{what}:\n{report}");
     };
     bad("", "a-h x 8-1", "a-h by 8-1", "expected 'x'");
     bad("", "3T4/8/8/8 w", "3T4/8/8 w", "the board has 8 rows");
     bad("", "3T4/8/8/8 w", "3Z4/8/8/8 w", "unknown piece letter 'Z'");
-    bad("[rules]\ngoals = [\"checkmate = maybe\"]", "", "", "unknown outcome 'maybe'");
-    bad("[handlers]\n1 = \"nonesuch\"", "", "", "unknown handler 'nonesuch'");
-    bad("", "White = \"a8-h8\"", "White = \"a8-z8\"", "unknown square 'z8'");
-    bad("", "letter = \"S\"", "letter = \"T\"", "letter 'T' is already used");
+    bad(
+        "[rules]\ngoals = [\"checkmate = maybe\"]",
+        "",
+        "",
+        "unknown outcome 'maybe'",
+    );
+    bad(
+        "[handlers]\n1 = \"nonesuch\"",
+        "",
+        "",
+        "unknown handler 'nonesuch'",
+    );
+    bad(
+        "",
+        "White = \"a8-h8\"",
+        "White = \"a8-z8\"",
+        "unknown square 'z8'",
+    );
+    bad(
+        "",
+        "letter = \"S\"",
+        "letter = \"T\"",
+        "letter 'T' is already used",
+    );
 }
 
 #[test]

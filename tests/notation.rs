@@ -65,14 +65,19 @@ fn maximal_quantifiers_only_stop_when_the_body_cannot_go_on() {
     let game = lab("(N[p])*!", "");
     assert_eq!(moves(&game, "8/3S4/8/8/3T4/8/8/8 w"), v(&["d4d6"]));
     let plain = lab("(N[p])*", "");
-    assert_eq!(moves(&plain, "8/3S4/8/8/3T4/8/8/8 w"), v(&["d4d4", "d4d5", "d4d6"]));
+    assert_eq!(
+        moves(&plain, "8/3S4/8/8/3T4/8/8/8 w"),
+        v(&["d4d4", "d4d5", "d4d6"])
+    );
 }
 
 #[test]
 fn repetitions_that_oscillate_terminate() {
     assert_eq!(
         alone("(N;S)*"),
-        v(&["d4d1", "d4d2", "d4d3", "d4d4", "d4d5", "d4d6", "d4d7", "d4d8"])
+        v(&[
+            "d4d1", "d4d2", "d4d3", "d4d4", "d4d5", "d4d6", "d4d7", "d4d8"
+        ])
     );
 }
 
@@ -94,7 +99,10 @@ fn square_contents() {
     assert_eq!(moves(&lab("+[e]", ""), fen_text), v(&["d4e4"]));
     assert_eq!(moves(&lab("+[E]", ""), fen_text), v(&["d4c4", "d4d3"]));
     assert_eq!(moves(&lab(r"(+)[f]\1", ""), fen_text), v(&["d4d6"]));
-    assert_eq!(moves(&lab("+[F]", ""), fen_text), v(&["d4c4", "d4d3", "d4e4"]));
+    assert_eq!(
+        moves(&lab("+[F]", ""), fen_text),
+        v(&["d4c4", "d4d3", "d4e4"])
+    );
 }
 
 #[test]
@@ -151,10 +159,22 @@ fn last_move_start_and_end() {
 
 #[test]
 fn capture_without_moving() {
-    assert_eq!(moves(&lab("[x>N]", ""), "8/8/8/3s4/3T4/8/8/8 w"), v(&["d4d4xd5"]));
-    assert_eq!(moves(&lab("N[x]", ""), "8/8/8/3s4/3T4/8/8/8 w"), v(&["d4d5"]));
-    assert_eq!(moves(&lab("[x>N>E]", ""), "8/8/8/4s3/3T4/8/8/8 w"), v(&["d4d4xe5"]));
-    assert_eq!(moves(&lab(r"(N)[x>\1]", ""), "8/8/3s4/8/3T4/8/8/8 w"), v(&["d4d5xd6"]));
+    assert_eq!(
+        moves(&lab("[x>N]", ""), "8/8/8/3s4/3T4/8/8/8 w"),
+        v(&["d4d4xd5"])
+    );
+    assert_eq!(
+        moves(&lab("N[x]", ""), "8/8/8/3s4/3T4/8/8/8 w"),
+        v(&["d4d5"])
+    );
+    assert_eq!(
+        moves(&lab("[x>N>E]", ""), "8/8/8/4s3/3T4/8/8/8 w"),
+        v(&["d4d4xe5"])
+    );
+    assert_eq!(
+        moves(&lab(r"(N)[x>\1]", ""), "8/8/3s4/8/3T4/8/8/8 w"),
+        v(&["d4d5xd6"])
+    );
     // Nothing to capture: the path fails.
     assert_eq!(alone("[x>N]"), v(&[]));
 }
@@ -233,9 +253,15 @@ fn deferred_captures_leave_pieces_until_the_move_ends() {
 
 #[test]
 fn move_priorities() {
-    let game = lab_with(r#"moves = [{ expr = "+", priority = 0 }, { expr = "+[e]", priority = 1 }]"#, "");
+    let game = lab_with(
+        r#"moves = [{ expr = "+", priority = 0 }, { expr = "+[e]", priority = 1 }]"#,
+        "",
+    );
     assert_eq!(moves(&game, "8/8/8/8/3Ts3/8/8/8 w"), v(&["d4e4"]));
-    assert_eq!(moves(&game, "8/8/8/8/3T4/8/8/8 w"), v(&["d4c4", "d4d3", "d4d5", "d4e4"]));
+    assert_eq!(
+        moves(&game, "8/8/8/8/3T4/8/8/8 w"),
+        v(&["d4c4", "d4d3", "d4d5", "d4e4"])
+    );
 }
 
 #[test]
@@ -265,7 +291,8 @@ fn worked_examples_xiangqi_cannon_and_horse() {
     let cannon = lab(r"(+)[p](\1[p])*; (+)([p]\1)*[P]\1([p]\1)*[e]", "");
     let got = moves(&cannon, "3s4/8/3S4/8/3T4/8/8/8 w");
     let expected = v(&[
-        "d4d5", "d4d3", "d4d2", "d4d1", "d4c4", "d4b4", "d4a4", "d4e4", "d4f4", "d4g4", "d4h4", "d4d8",
+        "d4d5", "d4d3", "d4d2", "d4d1", "d4c4", "d4b4", "d4a4", "d4e4", "d4f4", "d4g4", "d4h4",
+        "d4d8",
     ]);
     assert_eq!(got, expected);
     let horse = lab("N[p]OM; E[p]OT; S[p]TR; W[p]RM", "");

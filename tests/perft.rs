@@ -68,5 +68,8 @@ fn published_counts_larger() {
 fn the_data_file_is_intact() {
     let rows = rows();
     assert_eq!(rows.len(), 55);
-    assert!(rows.iter().any(|r| r.name == "position2-kiwipete" && r.depth == 6 && r.nodes == 8_031_647_685));
+    assert!(
+        rows.iter()
+            .any(|r| r.name == "position2-kiwipete" && r.depth == 6 && r.nodes == 8_031_647_685)
+    );
 }

@@ -28,7 +28,7 @@ pub fn parse_grid(text: &str) -> Result<GridSpec, String> {
             parts.push(parse_range(tok)?);
         }
     }
-    if tokens.len() % 2 == 0 || !(2..=3).contains(&parts.len()) {
+    if tokens.len().is_multiple_of(2) || !(2..=3).contains(&parts.len()) {
         return Err(format!(
             "a grid is written 'a-h x 8-1' (columns x rows [x levels]), not '{text}'"
         ));
@@ -86,9 +86,9 @@ fn label_value(s: &str) -> Option<(usize, LabelKind)> {
     } else {
         return None;
     };
-    let v = s
-        .bytes()
-        .fold(0usize, |acc, b| acc * 26 + (b.to_ascii_lowercase() - b'a' + 1) as usize);
+    let v = s.bytes().fold(0usize, |acc, b| {
+        acc * 26 + (b.to_ascii_lowercase() - b'a' + 1) as usize
+    });
     Some((v, kind))
 }
 

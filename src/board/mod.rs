@@ -308,7 +308,9 @@ impl Topology {
             }
             let names: Vec<&str> = chain.split('>').map(str::trim).collect();
             if names.len() < 2 {
-                return Err(format!("'{chain}' is not a chain: write squares joined by '>'"));
+                return Err(format!(
+                    "'{chain}' is not a chain: write squares joined by '>'"
+                ));
             }
             let mut prev: Option<Square> = None;
             for name in names {
@@ -362,9 +364,8 @@ impl Topology {
     }
 
     fn create_sets(&mut self, spec: &BoardSpec) -> Result<(), BoardError> {
-        let pick = |letters: &str| -> Vec<Dir> {
-            letters.chars().filter_map(|c| self.dir(c)).collect()
-        };
+        let pick =
+            |letters: &str| -> Vec<Dir> { letters.chars().filter_map(|c| self.dir(c)).collect() };
         let mut orthogonal = pick("NSWE");
         let mut diagonal = pick("MORT");
         let mut all: Vec<Dir> = (0..self.dirs.len()).map(|d| Dir(d as u8)).collect();
@@ -605,7 +606,9 @@ impl DirMap {
             let lookup = |s: &str| -> Result<Dir, String> {
                 let mut cs = s.chars();
                 match (cs.next(), cs.next()) {
-                    (Some(c), None) => topo.dir(c).ok_or_else(|| format!("unknown direction '{s}'")),
+                    (Some(c), None) => topo
+                        .dir(c)
+                        .ok_or_else(|| format!("unknown direction '{s}'")),
                     _ => Err(format!("unknown direction '{s}'")),
                 }
             };
@@ -754,7 +757,14 @@ mod tests {
     #[test]
     fn bad_boards_are_refused() {
         let bad = |spec: BoardSpec| Topology::build(&spec).unwrap_err();
-        assert!(bad(BoardSpec { grid: "a-h".into(), ..Default::default() }).message.contains("x"));
+        assert!(
+            bad(BoardSpec {
+                grid: "a-h".into(),
+                ..Default::default()
+            })
+            .message
+            .contains("x")
+        );
         let e = bad(BoardSpec {
             grid: "a-c x 3-1".into(),
             directions: Some(vec![("O".into(), DirSpec::Chains("a1>z9".into()))]),

@@ -122,7 +122,11 @@ fn list() -> CliResult {
     for g in builtin_games() {
         match load_str(g.source, g.name, g.name) {
             Ok(game) => println!("{:<12} {}", g.name, game.description),
-            Err(e) => println!("{:<12} (does not load: {})", g.name, e.diagnostics.first().map_or("", |d| &d.message)),
+            Err(e) => println!(
+                "{:<12} (does not load: {})",
+                g.name,
+                e.diagnostics.first().map_or("", |d| &d.message)
+            ),
         }
     }
     Ok(())
@@ -139,7 +143,10 @@ fn perft_cmd(name: &str, depth: u32, fen_text: Option<&str>, split: bool) -> Cli
             .map_err(|e| e.to_string())?;
         let texts = movetext::texts(&game, &list);
         let counts = divide(&game, &mut pos, depth).map_err(|e| e.to_string())?;
-        let mut rows: Vec<(String, u64)> = texts.into_iter().zip(counts.into_iter().map(|(_, n)| n)).collect();
+        let mut rows: Vec<(String, u64)> = texts
+            .into_iter()
+            .zip(counts.into_iter().map(|(_, n)| n))
+            .collect();
         rows.sort();
         for (text, n) in &rows {
             println!("{text}: {n}");

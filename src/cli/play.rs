@@ -15,7 +15,12 @@ use dagaz::position::{Position, fen};
 const HELP: &str = "Type a move (e.g. e2e4, e7e8q), or: moves, undo, fen, help, quit";
 
 /// Plays until the game ends, the input ends or the user quits.
-pub fn play(game: &Game, mut pos: Position, random: &[String], seed: Option<u64>) -> Result<(), String> {
+pub fn play(
+    game: &Game,
+    mut pos: Position,
+    random: &[String],
+    seed: Option<u64>,
+) -> Result<(), String> {
     let computer = players_named(game, random)?;
     let mut rng = match seed {
         Some(s) => StdRng::seed_from_u64(s),
@@ -28,7 +33,9 @@ pub fn play(game: &Game, mut pos: Position, random: &[String], seed: Option<u64>
     let mut lines = stdin.lock().lines();
     println!("{} — {}", game.title, HELP);
     loop {
-        generator.legal(game, &mut pos, &mut list).map_err(|e| e.to_string())?;
+        generator
+            .legal(game, &mut pos, &mut list)
+            .map_err(|e| e.to_string())?;
         print!("\n{}", board::draw(game, &pos));
         if let Some(result) = game.result(&pos, list.len()) {
             println!("{}", describe(game, &result));
@@ -89,7 +96,12 @@ fn players_named(game: &Game, names: &[String]) -> Result<Vec<bool>, String> {
             .players
             .iter()
             .position(|p| p.name.eq_ignore_ascii_case(n))
-            .or_else(|| n.parse::<usize>().ok().filter(|i| (1..=out.len()).contains(i)).map(|i| i - 1))
+            .or_else(|| {
+                n.parse::<usize>()
+                    .ok()
+                    .filter(|i| (1..=out.len()).contains(i))
+                    .map(|i| i - 1)
+            })
             .ok_or_else(|| {
                 let names: Vec<&str> = game.players.iter().map(|p| p.name.as_str()).collect();
                 format!("unknown player '{n}'; the players are {}", names.join(", "))
@@ -101,7 +113,9 @@ fn players_named(game: &Game, names: &[String]) -> Result<Vec<bool>, String> {
 
 fn describe(game: &Game, r: &GameResult) -> String {
     match r {
-        GameResult::Win { winner, reason } => format!("{} wins ({reason})", game.players[*winner].name),
+        GameResult::Win { winner, reason } => {
+            format!("{} wins ({reason})", game.players[*winner].name)
+        }
         GameResult::Draw { reason } => format!("Draw ({reason})"),
     }
 }

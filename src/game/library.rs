@@ -32,11 +32,18 @@ pub fn load_game(name_or_path: &str) -> Result<Game, GameError> {
             path: name_or_path.to_string(),
             source,
         })?;
-        let stem = path.file_stem().and_then(|s| s.to_str()).unwrap_or(name_or_path);
+        let stem = path
+            .file_stem()
+            .and_then(|s| s.to_str())
+            .unwrap_or(name_or_path);
         return Ok(load_str(&source, name_or_path, stem)?);
     }
     match GAMES.iter().find(|g| g.name == name_or_path) {
-        Some(g) => Ok(load_str(g.source, &format!("games/{}.toml", g.name), g.name)?),
+        Some(g) => Ok(load_str(
+            g.source,
+            &format!("games/{}.toml", g.name),
+            g.name,
+        )?),
         None => Err(GameError::UnknownGame {
             name: name_or_path.to_string(),
             known: GAMES.iter().map(|g| g.name).collect::<Vec<_>>().join(", "),

@@ -8,8 +8,8 @@ use std::ops::Range;
 use std::sync::Arc;
 
 use indexmap::IndexMap;
-use serde::de::{self, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde::Deserialize;
+use serde::de::{self, Deserializer, MapAccess, SeqAccess, Visitor};
 use toml::Spanned;
 
 use super::rules::{Goals, parse_goal};
@@ -205,7 +205,9 @@ impl<'de> Deserialize<'de> for ExprItem {
                     match key.as_str() {
                         "expr" => text = Some(map.next_value()?),
                         "priority" => priority = map.next_value()?,
-                        other => return Err(de::Error::unknown_field(other, &["expr", "priority"])),
+                        other => {
+                            return Err(de::Error::unknown_field(other, &["expr", "priority"]));
+                        }
                     }
                 }
                 let text = text.ok_or_else(|| de::Error::missing_field("expr"))?;
@@ -227,7 +229,12 @@ pub fn load_str(source: &str, file: &str, name: &str) -> Result<Game, LoadError>
 }
 
 /// Like [`load_str`], with the caller's handlers.
-pub fn load_with(source: &str, file: &str, name: &str, registry: &HandlerRegistry) -> Result<Game, LoadError> {
+pub fn load_with(
+    source: &str,
+    file: &str,
+    name: &str,
+    registry: &HandlerRegistry,
+) -> Result<Game, LoadError> {
     let spec: FileSpec = toml::from_str(source).map_err(|e| {
         LoadError::new(
             file,
@@ -266,7 +273,11 @@ impl Loader<'_> {
     fn build(&mut self, spec: FileSpec, name: &str, registry: &HandlerRegistry) -> Option<Game> {
         let player_names = spec.game.players.get_ref().clone();
         if !(1..=8).contains(&player_names.len()) {
-            self.error("a game has 1 to 8 players", Some(spec.game.players.span()), "players");
+            self.error(
+                "a game has 1 to 8 players",
+                Some(spec.game.players.span()),
+                "players",
+            );
             return None;
         }
         let topology = self.topology(&spec.board)?;
@@ -279,7 +290,8 @@ impl Loader<'_> {
         let zones = self.zones(&spec, &player_names, &topology);
         let handlers = self.handlers(&spec, registry);
         let letters = self.letters(&spec);
-        let compiled = self.compile_pieces(&spec, &topology, &zones, &players, &handlers, &piece_names)?;
+        let compiled =
+            self.compile_pieces(&spec, &topology, &zones, &players, &handlers, &piece_names)?;
         let mut pieces = Vec::new();
         for (i, (pname, p)) in spec.pieces.iter().enumerate() {
             pieces.push(PieceType {
@@ -300,7 +312,9 @@ impl Loader<'_> {
             return None;
         }
         let cells = CellTable::new(players.len(), pieces.len());
-        let royal_types = (0..pieces.len() as u16).filter(|t| pieces[*t as usize].royal).collect();
+        let royal_types = (0..pieces.len() as u16)
+            .filter(|t| pieces[*t as usize].royal)
+            .collect();
         let uses_priorities = compiled.priorities.windows(2).any(|w| w[0] != w[1]);
         let squares = topology.len();
         let extra = compiled.once_flags as usize * players.len();
@@ -326,7 +340,11 @@ impl Loader<'_> {
         match fen::parse(&game, spec.setup.fen.get_ref(), None) {
             Ok(pos) => game.initial = pos,
             Err(e) => {
-                self.error(format!("setup: {}", e.message), Some(spec.setup.fen.span()), "this position");
+                self.error(
+                    format!("setup: {}", e.message),
+                    Some(spec.setup.fen.span()),
+                    "this position",
+                );
                 return None;
             }
         }
@@ -372,13 +390,22 @@ impl Loader<'_> {
                 } else {
                     Some(board.grid.span())
                 };
-                self.error(format!("{}: {}", e.what, e.message), span, "in this board description");
+                self.error(
+                    format!("{}: {}", e.what, e.message),
+                    span,
+                    "in this board description",
+                );
                 None
             }
         }
     }
 
-    fn players(&mut self, spec: &FileSpec, names: &[String], topo: &Topology) -> Option<Vec<Player>> {
+    fn players(
+        &mut self,
+        spec: &FileSpec,
+        names: &[String],
+        topo: &Topology,
+    ) -> Option<Vec<Player>> {
         for key in spec.players.keys() {
             if !names.contains(key) {
                 self.error(
@@ -407,7 +434,11 @@ impl Loader<'_> {
                 Some(m) => match DirMap::parse(topo, m.get_ref()) {
                     Ok(map) => map,
                     Err(e) => {
-                        self.error(format!("players.{name}.map: {e}"), Some(m.span()), "this map");
+                        self.error(
+                            format!("players.{name}.map: {e}"),
+                            Some(m.span()),
+                            "this map",
+                        );
                         DirMap::identity(topo)
                     }
                 },
@@ -429,7 +460,11 @@ impl Loader<'_> {
                 let set = match topo.parse_squares(squares.get_ref()) {
                     Ok(s) => s,
                     Err(e) => {
-                        self.error(format!("zones.{zname}.{who}: {e}"), Some(squares.span()), "these squares");
+                        self.error(
+                            format!("zones.{zname}.{who}: {e}"),
+                            Some(squares.span()),
+                            "these squares",
+                        );
                         continue;
                     }
                 };
@@ -452,13 +487,21 @@ impl Loader<'_> {
         zones
     }
 
-    fn handlers(&mut self, spec: &FileSpec, registry: &HandlerRegistry) -> [Option<Arc<dyn Handler>>; 10] {
+    fn handlers(
+        &mut self,
+        spec: &FileSpec,
+        registry: &HandlerRegistry,
+    ) -> [Option<Arc<dyn Handler>>; 10] {
         let mut out: [Option<Arc<dyn Handler>>; 10] = Default::default();
         for (k, name) in &spec.handlers {
             let slot = match k.parse::<usize>() {
                 Ok(n @ 1..=9) => n,
                 _ => {
-                    self.error(format!("handlers.{k}: handler numbers are 1 to 9"), Some(name.span()), "here");
+                    self.error(
+                        format!("handlers.{k}: handler numbers are 1 to 9"),
+                        Some(name.span()),
+                        "here",
+                    );
                     continue;
                 }
             };
@@ -467,7 +510,11 @@ impl Loader<'_> {
                 None => {
                     let known: Vec<&str> = registry.names().collect();
                     self.error(
-                        format!("unknown handler '{}'; registered handlers: {}", name.get_ref(), known.join(", ")),
+                        format!(
+                            "unknown handler '{}'; registered handlers: {}",
+                            name.get_ref(),
+                            known.join(", ")
+                        ),
                         Some(name.span()),
                         "this handler",
                     );
@@ -484,7 +531,11 @@ impl Loader<'_> {
                 Some(l) => match single_char(l.get_ref()).filter(|c| c.is_ascii_alphabetic()) {
                     Some(c) => c.to_ascii_uppercase(),
                     None => {
-                        self.error(format!("pieces.{pname}.letter: one letter A-Z"), Some(l.span()), "here");
+                        self.error(
+                            format!("pieces.{pname}.letter: one letter A-Z"),
+                            Some(l.span()),
+                            "here",
+                        );
                         '?'
                     }
                 },
@@ -504,7 +555,12 @@ impl Loader<'_> {
     }
 
     /// File position of an expression's error, when the string maps exactly.
-    fn expr_span(&self, item: &ExprItem, outer: Range<usize>, inner: &Range<usize>) -> Option<Range<usize>> {
+    fn expr_span(
+        &self,
+        item: &ExprItem,
+        outer: Range<usize>,
+        inner: &Range<usize>,
+    ) -> Option<Range<usize>> {
         let span = item.span.clone().unwrap_or(outer);
         match string_offsets(self.source, &span, &item.text) {
             Some(map) => {
@@ -559,8 +615,17 @@ impl Loader<'_> {
                         }
                         Err(e) => {
                             let span = self.expr_span(item, moves.span(), &e.span);
-                            let mut d = Diagnostic::new(format!("piece {pname}, move {}: {}", i + 1, e.message))
-                                .at(span, e.expected.as_ref().map_or(String::new(), |x| format!("expected {x}")));
+                            let mut d = Diagnostic::new(format!(
+                                "piece {pname}, move {}: {}",
+                                i + 1,
+                                e.message
+                            ))
+                            .at(
+                                span,
+                                e.expected
+                                    .as_ref()
+                                    .map_or(String::new(), |x| format!("expected {x}")),
+                            );
                             d = d.note(e.render(&item.text));
                             self.errors.push(d);
                         }
@@ -579,13 +644,26 @@ impl Loader<'_> {
             for player in players {
                 let list: Vec<(MoveEntry, &Resolved, u16)> = entries
                     .iter()
-                    .map(|(n, r, b, p)| (MoveEntry { node: n, priority: *p }, r, *b))
+                    .map(|(n, r, b, p)| {
+                        (
+                            MoveEntry {
+                                node: n,
+                                priority: *p,
+                            },
+                            r,
+                            *b,
+                        )
+                    })
                     .collect();
                 match ProgramBuilder::new(&ctx, &player.map).piece(&list, true) {
                     Ok(p) => per_player.push(p),
                     Err(e) => {
                         let span = piece.moves.as_ref().map(|m| m.span());
-                        self.error(format!("piece {pname}: {}", e.message), span, "in these moves");
+                        self.error(
+                            format!("piece {pname}: {}", e.message),
+                            span,
+                            "in these moves",
+                        );
                         return None;
                     }
                 }
@@ -614,19 +692,32 @@ impl Loader<'_> {
         })
     }
 
-    fn promotion(&mut self, p: &PieceSection, zones: &Zones, names: &[String]) -> Option<Promotion> {
+    fn promotion(
+        &mut self,
+        p: &PieceSection,
+        zones: &Zones,
+        names: &[String],
+    ) -> Option<Promotion> {
         let promo = p.promote.as_ref()?;
         let span = Some(promo.span());
         let spec = promo.get_ref();
         let Some(zone) = zones.find(&spec.zone) else {
-            self.error(format!("promotion zone '{}' is not defined in [zones]", spec.zone), span, "here");
+            self.error(
+                format!("promotion zone '{}' is not defined in [zones]", spec.zone),
+                span,
+                "here",
+            );
             return None;
         };
         let mut to = Vec::new();
         for t in &spec.to {
             match names.iter().position(|n| n == t) {
                 Some(i) => to.push(i as u16),
-                None => self.error(format!("promotion to unknown piece '{t}'"), span.clone(), "here"),
+                None => self.error(
+                    format!("promotion to unknown piece '{t}'"),
+                    span.clone(),
+                    "here",
+                ),
             }
         }
         if to.is_empty() {
@@ -660,10 +751,18 @@ impl Loader<'_> {
         let mut cfg = FenConfig::default();
         for (letter, squares) in &f.castling {
             let Some(c) = single_char(letter) else {
-                self.error(format!("fen.castling: '{letter}' is not one letter"), Some(squares.span()), "here");
+                self.error(
+                    format!("fen.castling: '{letter}' is not one letter"),
+                    Some(squares.span()),
+                    "here",
+                );
                 continue;
             };
-            let found: Vec<Option<Square>> = squares.get_ref().split_whitespace().map(|s| topo.square(s)).collect();
+            let found: Vec<Option<Square>> = squares
+                .get_ref()
+                .split_whitespace()
+                .map(|s| topo.square(s))
+                .collect();
             match found.as_slice() {
                 [Some(k), Some(r)] => cfg.castling.push((c, *k, *r)),
                 _ => self.error(
@@ -676,7 +775,11 @@ impl Loader<'_> {
         if let Some(ep) = &f.en_passant {
             match names.iter().position(|n| n == ep.get_ref()) {
                 Some(i) => cfg.en_passant = Some(i as u16),
-                None => self.error(format!("fen.en_passant: unknown piece '{}'", ep.get_ref()), Some(ep.span()), "here"),
+                None => self.error(
+                    format!("fen.en_passant: unknown piece '{}'", ep.get_ref()),
+                    Some(ep.span()),
+                    "here",
+                ),
             }
         }
         cfg

@@ -143,12 +143,18 @@ impl Game {
     }
 
     pub fn piece_by_name(&self, name: &str) -> Option<u16> {
-        self.pieces.iter().position(|p| p.name == name).map(|i| i as u16)
+        self.pieces
+            .iter()
+            .position(|p| p.name == name)
+            .map(|i| i as u16)
     }
 
     pub fn piece_by_letter(&self, letter: char) -> Option<u16> {
         let up = letter.to_ascii_uppercase();
-        self.pieces.iter().position(|p| p.letter == up).map(|i| i as u16)
+        self.pieces
+            .iter()
+            .position(|p| p.letter == up)
+            .map(|i| i as u16)
     }
 
     /// Plays `mv` (generated in `pos`) on `pos`.
@@ -192,7 +198,15 @@ impl Game {
                 let cell = pos.cell(sq);
                 for by in 0..self.players.len() {
                     if by != player
-                        && crate::movegen::attack::attacked(self, pos.cells(), pos.history(), sq, by, cell, None)
+                        && crate::movegen::attack::attacked(
+                            self,
+                            pos.cells(),
+                            pos.history(),
+                            sq,
+                            by,
+                            cell,
+                            None,
+                        )
                     {
                         return true;
                     }
@@ -206,9 +220,22 @@ impl Game {
     /// piece of `player` stood there.
     pub fn square_attacked(&self, pos: &Position, sq: Square, player: usize) -> bool {
         let here = pos.cell(sq);
-        let hypo = if here.is_empty() { self.cells.phantom(player) } else { here };
+        let hypo = if here.is_empty() {
+            self.cells.phantom(player)
+        } else {
+            here
+        };
         (0..self.players.len()).any(|by| {
-            by != player && crate::movegen::attack::attacked(self, pos.cells(), pos.history(), sq, by, hypo, None)
+            by != player
+                && crate::movegen::attack::attacked(
+                    self,
+                    pos.cells(),
+                    pos.history(),
+                    sq,
+                    by,
+                    hypo,
+                    None,
+                )
         })
     }
 }

@@ -54,7 +54,11 @@ pub fn parse_goal(goals: &mut Goals, text: &str) -> Result<(), String> {
                 .ok()
                 .filter(|n| *n > 0)
                 .ok_or_else(|| format!("'{n}' is not a positive count")),
-            _ => Err(format!("'{}' needs one count, e.g. '{} 3'", w.join(" "), cond.trim())),
+            _ => Err(format!(
+                "'{}' needs one count, e.g. '{} 3'",
+                w.join(" "),
+                cond.trim()
+            )),
         }
     };
     match words.as_slice() {

@@ -161,7 +161,8 @@ pub(crate) struct ReadSet {
 impl ReadSet {
     #[inline]
     pub fn has(set: &[u64; 8], slot: usize) -> bool {
-        set.get(slot / 64).is_some_and(|w| w & (1 << (slot % 64)) != 0)
+        set.get(slot / 64)
+            .is_some_and(|w| w & (1 << (slot % 64)) != 0)
     }
 }
 
@@ -249,7 +250,10 @@ impl Attacks {
             })
             .collect();
         let table = |target: Target| -> Vec<AttackTable> {
-            analysed.iter().map(|per| AttackTable::build(per, target)).collect()
+            analysed
+                .iter()
+                .map(|per| AttackTable::build(per, target))
+                .collect()
         };
         let mut royal_index = vec![u16::MAX; game.pieces.len()];
         let mut royal = Vec::new();
@@ -385,29 +389,43 @@ impl AttackTable {
         false
     }
 
-    fn conds_hold(&self, game: &Game, c: Cell, history: &[Ply], by: usize, list: u16, sq: Square) -> bool {
+    fn conds_hold(
+        &self,
+        game: &Game,
+        c: Cell,
+        history: &[Ply],
+        by: usize,
+        list: u16,
+        sq: Square,
+    ) -> bool {
         let info = game.cells.info(c);
         let piece = !c.is_empty() && !c.is_marked();
-        self.cond_lists[list as usize].iter().all(|cond| match *cond {
-            Cond::Empty => c.is_empty(),
-            Cond::NotEmpty => !c.is_empty(),
-            Cond::Enemy => piece && info.owner as usize != by,
-            Cond::NotEnemy => !(piece && info.owner as usize != by),
-            Cond::Friend => piece && info.owner as usize == by,
-            Cond::NotFriend => !(piece && info.owner as usize == by),
-            Cond::TypeIs(t) => !c.is_empty() && info.piece == t,
-            Cond::Moved => piece && info.piece != NO_PIECE && info.moved,
-            Cond::NotMoved => piece && info.piece != NO_PIECE && !info.moved,
-            Cond::InZone(z) => game.zones.contains(z as usize, by, sq),
-            Cond::LastStart | Cond::LastEnd => history
-                .iter()
-                .rev()
-                .take_while(|p| p.player as usize != by)
-                .any(|p| {
-                    let s = if *cond == Cond::LastStart { p.from } else { p.to };
-                    s == Some(sq)
-                }),
-        })
+        self.cond_lists[list as usize]
+            .iter()
+            .all(|cond| match *cond {
+                Cond::Empty => c.is_empty(),
+                Cond::NotEmpty => !c.is_empty(),
+                Cond::Enemy => piece && info.owner as usize != by,
+                Cond::NotEnemy => !(piece && info.owner as usize != by),
+                Cond::Friend => piece && info.owner as usize == by,
+                Cond::NotFriend => !(piece && info.owner as usize == by),
+                Cond::TypeIs(t) => !c.is_empty() && info.piece == t,
+                Cond::Moved => piece && info.piece != NO_PIECE && info.moved,
+                Cond::NotMoved => piece && info.piece != NO_PIECE && !info.moved,
+                Cond::InZone(z) => game.zones.contains(z as usize, by, sq),
+                Cond::LastStart | Cond::LastEnd => history
+                    .iter()
+                    .rev()
+                    .take_while(|p| p.player as usize != by)
+                    .any(|p| {
+                        let s = if *cond == Cond::LastStart {
+                            p.from
+                        } else {
+                            p.to
+                        };
+                        s == Some(sq)
+                    }),
+            })
     }
 
     /// Builds a table from the analysed programs of one attacker.
@@ -428,7 +446,6 @@ impl AttackTable {
         table.fallback = fallback;
         table
     }
-
 }
 
 /// Attack detection by running programs forwards on a copy of the board.
@@ -594,7 +611,12 @@ impl TrieBuilder {
                     [Cond::NotEmpty] => EDGE_OCCUPIED,
                     _ => EDGE_LIST,
                 };
-                t.edges.push(Edge { kind, conds, dir, child });
+                t.edges.push(Edge {
+                    kind,
+                    conds,
+                    dir,
+                    child,
+                });
             }
             t.nodes.push(node);
         }
@@ -658,11 +680,12 @@ struct Analysis<'a> {
 impl<'a> Analysis<'a> {
     /// The program's capture patterns, or `None` if it cannot be analysed.
     fn run(game: &'a Game, prog: &'a Program) -> Option<Vec<Pattern>> {
-        if prog
-            .ops
-            .iter()
-            .any(|op| matches!(op, Op::Once(_) | Op::Handler(_) | Op::Iter { maximal: true, .. }))
-        {
+        if prog.ops.iter().any(|op| {
+            matches!(
+                op,
+                Op::Once(_) | Op::Handler(_) | Op::Iter { maximal: true, .. }
+            )
+        }) {
             return None;
         }
         let g = game.topology.grid();
@@ -676,7 +699,7 @@ impl<'a> Analysis<'a> {
             prog,
             extent,
             max_steps: 2 * (extent[0].max(extent[1]).max(extent[2]) as usize) + 8,
-            budget: 2_000_000,
+            budget: 200_000,
             patterns: Vec::new(),
             failed: false,
         };
@@ -685,7 +708,13 @@ impl<'a> Analysis<'a> {
             dirs: Vec::new(),
             ids: vec![[0; 3]],
             conds: vec![Vec::new()],
-            know: vec![([0; 3], Know::Orig { empty: false, occupied: true })],
+            know: vec![(
+                [0; 3],
+                Know::Orig {
+                    empty: false,
+                    occupied: true,
+                },
+            )],
             hand: Hand::Empty,
             mover_drop: None,
             landings: Vec::new(),
@@ -747,11 +776,13 @@ impl<'a> Analysis<'a> {
     }
 
     fn know(s: &State, id: Id) -> Know {
-        s.know
-            .iter()
-            .rev()
-            .find(|(k, _)| *k == id)
-            .map_or(Know::Orig { empty: false, occupied: false }, |(_, k)| *k)
+        s.know.iter().rev().find(|(k, _)| *k == id).map_or(
+            Know::Orig {
+                empty: false,
+                occupied: false,
+            },
+            |(_, k)| *k,
+        )
     }
 
     fn set_know(s: &mut State, id: Id, k: Know) {
@@ -803,7 +834,11 @@ impl<'a> Analysis<'a> {
                 Op::StepVar { var, back } => match s.vars[var as usize] {
                     None => false,
                     Some(d) => {
-                        let d = if back { self.game.topology.opposite(d) } else { Some(d) };
+                        let d = if back {
+                            self.game.topology.opposite(d)
+                        } else {
+                            Some(d)
+                        };
                         match d {
                             Some(d) => self.step(&mut s, d),
                             None => false,
@@ -979,16 +1014,28 @@ impl<'a> Analysis<'a> {
                     } else {
                         s.from
                     };
-                    let want = if t == Test::LastStart { start } else { Some(end) };
+                    let want = if t == Test::LastStart {
+                        start
+                    } else {
+                        Some(end)
+                    };
                     want == Some(id)
                 } else {
-                    let c = if t == Test::LastStart { Cond::LastStart } else { Cond::LastEnd };
+                    let c = if t == Test::LastStart {
+                        Cond::LastStart
+                    } else {
+                        Cond::LastEnd
+                    };
                     Self::add_cond(s, point, c);
                     true
                 }
             }
             Test::Moved | Test::NotMoved => {
-                let c = if t == Test::Moved { Cond::Moved } else { Cond::NotMoved };
+                let c = if t == Test::Moved {
+                    Cond::Moved
+                } else {
+                    Cond::NotMoved
+                };
                 match (s.hand, know) {
                     (Hand::Mover, _) => {
                         Self::add_cond(s, 0, c);
@@ -998,10 +1045,18 @@ impl<'a> Analysis<'a> {
                         self.failed = true;
                         false
                     }
-                    (Hand::Empty, Know::Emptied) | (Hand::Empty, Know::Orig { empty: true, .. }) => false,
+                    (Hand::Empty, Know::Emptied)
+                    | (Hand::Empty, Know::Orig { empty: true, .. }) => false,
                     (Hand::Empty, Know::Orig { .. }) => {
                         Self::add_cond(s, point, c);
-                        Self::set_know(s, id, Know::Orig { empty: false, occupied: true });
+                        Self::set_know(
+                            s,
+                            id,
+                            Know::Orig {
+                                empty: false,
+                                occupied: true,
+                            },
+                        );
                         true
                     }
                 }
@@ -1110,7 +1165,10 @@ mod tests {
             );
             let root = royal.nodes[0];
             for e in &royal.edges[root.edge_at as usize..][..root.edge_len as usize] {
-                eprintln!("root edge kind {} dir {:?} conds {:?}", e.kind, e.dir, royal.cond_lists[e.conds as usize]);
+                eprintln!(
+                    "root edge kind {} dir {:?} conds {:?}",
+                    e.kind, e.dir, royal.cond_lists[e.conds as usize]
+                );
             }
         }
     }

@@ -31,7 +31,12 @@ impl Generator {
     }
 
     /// Every move the pieces' programs allow, before game-level rules.
-    pub fn pseudo_legal(&mut self, game: &Game, pos: &mut Position, out: &mut MoveList) -> Result<(), GenError> {
+    pub fn pseudo_legal(
+        &mut self,
+        game: &Game,
+        pos: &mut Position,
+        out: &mut MoveList,
+    ) -> Result<(), GenError> {
         out.clear();
         self.vm.begin();
         let player = pos.side();
@@ -61,7 +66,12 @@ impl Generator {
     }
 
     /// The legal moves of the side to move.
-    pub fn legal(&mut self, game: &Game, pos: &mut Position, out: &mut MoveList) -> Result<(), GenError> {
+    pub fn legal(
+        &mut self,
+        game: &Game,
+        pos: &mut Position,
+        out: &mut MoveList,
+    ) -> Result<(), GenError> {
         self.pseudo_legal(game, pos, out)?;
         if let Some(guard) = RoyalGuard::new(game, pos) {
             self.keep.clear();
@@ -76,14 +86,19 @@ impl Generator {
         }
         if game.rules.capture_priority && (0..out.len()).any(|i| out.header(i).captures > 0) {
             self.keep.clear();
-            self.keep.extend((0..out.len()).map(|i| out.header(i).captures > 0));
+            self.keep
+                .extend((0..out.len()).map(|i| out.header(i).captures > 0));
             let keep = &self.keep;
             out.retain_indices(|i| keep[i]);
         }
         if game.uses_priorities {
-            let best = (0..out.len()).map(|i| out.header(i).priority).max().unwrap_or(0);
+            let best = (0..out.len())
+                .map(|i| out.header(i).priority)
+                .max()
+                .unwrap_or(0);
             self.keep.clear();
-            self.keep.extend((0..out.len()).map(|i| out.header(i).priority == best));
+            self.keep
+                .extend((0..out.len()).map(|i| out.header(i).priority == best));
             let keep = &self.keep;
             out.retain_indices(|i| keep[i]);
         }
@@ -127,7 +142,14 @@ impl RoyalGuard {
         for &t in game.royal_types() {
             for sq in squares_of(pos.piece_bits(player, t as usize)) {
                 for by in (0..game.players.len()).filter(|b| *b != player) {
-                    if attack::attacked_recording(game, pos.cells(), pos.history(), sq, by, &mut guard.read) {
+                    if attack::attacked_recording(
+                        game,
+                        pos.cells(),
+                        pos.history(),
+                        sq,
+                        by,
+                        &mut guard.read,
+                    ) {
                         guard.quick = false;
                         return Some(guard);
                     }
@@ -175,7 +197,13 @@ pub fn perft(game: &Game, pos: &mut Position, depth: u32) -> Result<u64, GenErro
     perft_at(game, pos, depth, &mut generator, &mut lists)
 }
 
-fn perft_at(game: &Game, pos: &mut Position, depth: u32, generator: &mut Generator, lists: &mut [MoveList]) -> Result<u64, GenError> {
+fn perft_at(
+    game: &Game,
+    pos: &mut Position,
+    depth: u32,
+    generator: &mut Generator,
+    lists: &mut [MoveList],
+) -> Result<u64, GenError> {
     if depth == 0 {
         return Ok(1);
     }

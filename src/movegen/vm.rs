@@ -25,7 +25,9 @@ const BUDGET: u64 = 20_000_000;
 /// Why move generation failed.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum GenError {
-    #[error("move generation for piece {piece} on {square} explored too many paths (more than {BUDGET} steps)")]
+    #[error(
+        "move generation for piece {piece} on {square} explored too many paths (more than {BUDGET} steps)"
+    )]
     Budget { piece: String, square: String },
 }
 
@@ -179,7 +181,11 @@ impl Vm {
                     alt = 0;
                     continue;
                 }
-                Op::Iter { slot, exit, maximal } => {
+                Op::Iter {
+                    slot,
+                    exit,
+                    maximal,
+                } => {
                     let index = self.frames.len() as u32;
                     self.push_frame(exit, 0, maximal, cursor, effects);
                     let old = std::mem::replace(&mut self.slots[slot as usize], index);
@@ -221,7 +227,7 @@ impl Vm {
                     }
                 }
                 Op::Take => {
-                    let ok = self.take(prog, cells, cursor);
+                    let ok = self.take(cells, cursor);
                     effects += ok as u32;
                     ok
                 }
@@ -529,7 +535,8 @@ impl Vm {
                 here
             };
             (0..game.players.len()).any(|by| {
-                by != env.player && attack::attacked(game, &original, env.history, sq, by, hypo, None)
+                by != env.player
+                    && attack::attacked(game, &original, env.history, sq, by, hypo, None)
             })
         }
     }
@@ -552,11 +559,7 @@ impl Vm {
         }
         let pick = |p: &Ply| if start { p.from } else { p.to };
         if self.lt_ref != NONE {
-            return env
-                .history
-                .get(self.lt_ref as usize)
-                .and_then(pick)
-                == Some(cursor);
+            return env.history.get(self.lt_ref as usize).and_then(pick) == Some(cursor);
         }
         for (i, p) in env.history.iter().enumerate().rev() {
             if p.player as usize == env.player {
@@ -585,7 +588,7 @@ impl Vm {
         true
     }
 
-    fn take(&mut self, prog: &Program, cells: &mut [Cell], sq: Square) -> bool {
+    fn take(&mut self, cells: &mut [Cell], sq: Square) -> bool {
         let c = cells[sq.index()];
         if !self.hand.is_empty() || c.is_empty() || c.is_marked() {
             return false;
@@ -604,7 +607,6 @@ impl Vm {
         };
         self.set_hand(c, mover);
         self.set_cell(cells, sq.index(), Cell::EMPTY);
-        let _ = prog;
         true
     }
 
@@ -740,7 +742,8 @@ impl Vm {
             .and_then(|p| p.promotion.as_ref());
         if let (Some(promo), Some(to_sq)) = (promotion, to) {
             let enters = game.zones.contains(promo.zone, env.player, to_sq)
-                || (promo.from_zone && from.is_some_and(|f| game.zones.contains(promo.zone, env.player, f)));
+                || (promo.from_zone
+                    && from.is_some_and(|f| game.zones.contains(promo.zone, env.player, f)));
             if enters {
                 if promo.optional {
                     self.emit(header, out);
@@ -829,7 +832,8 @@ impl Dedup {
             if v == 0 {
                 return None;
             }
-            if k == delta && (v as usize - 1) < out.len() && out.get(v as usize - 1).changes == net {
+            if k == delta && (v as usize - 1) < out.len() && out.get(v as usize - 1).changes == net
+            {
                 return Some(v as usize - 1);
             }
             i = (i + 1) & mask;

@@ -98,7 +98,10 @@ impl Node {
             NodeKind::Group(b) => b.can_progress(),
             NodeKind::Repeat { body, max, .. } => *max != Some(0) && body.can_progress(),
             NodeKind::Bracket(b) => b.checks.iter().any(|c| {
-                matches!(c.kind, CheckKind::Code('x') | CheckKind::Code('o') | CheckKind::Handler(_))
+                matches!(
+                    c.kind,
+                    CheckKind::Code('x') | CheckKind::Code('o') | CheckKind::Handler(_)
+                )
             }),
         }
     }

@@ -196,7 +196,10 @@ impl Resolver<'_, '_> {
                             ErrorKind::UnknownPiece,
                             check.span.clone(),
                             format!("unknown piece '{name}'"),
-                            Some(&format!("one of the game's pieces: {}", self.ctx.pieces.join(", "))),
+                            Some(&format!(
+                                "one of the game's pieces: {}",
+                                self.ctx.pieces.join(", ")
+                            )),
                         ));
                     }
                 }
@@ -237,7 +240,10 @@ fn dir_letter(c: char, span: Span, topo: &Topology) -> Result<Dir, NotationError
             ErrorKind::UnknownDirection,
             span,
             format!("unknown direction letter '{c}'"),
-            Some(&format!("a direction of this board: {}", spaced(&topo.letters()))),
+            Some(&format!(
+                "a direction of this board: {}",
+                spaced(&topo.letters())
+            )),
         )
     })
 }
@@ -483,7 +489,9 @@ impl<'a, 'b> ProgramBuilder<'a, 'b> {
             for step in &b.nav {
                 match step {
                     Nav::Dir(c, span) => {
-                        let d = self.map.apply(dir_letter(*c, span.clone(), self.ctx.topology)?);
+                        let d = self
+                            .map
+                            .apply(dir_letter(*c, span.clone(), self.ctx.topology)?);
                         self.emit(Op::Step(d));
                     }
                     Nav::Var { var, back, .. } => {
@@ -511,9 +519,10 @@ impl<'a, 'b> ProgramBuilder<'a, 'b> {
                         )
                     })?;
                     match test {
-                        Test::Attacked | Test::NotAttacked | Test::Protected | Test::NotProtected => {
-                            self.prog.uses_attacks = true
-                        }
+                        Test::Attacked
+                        | Test::NotAttacked
+                        | Test::Protected
+                        | Test::NotProtected => self.prog.uses_attacks = true,
                         Test::Visited | Test::NotVisited => self.prog.uses_visited = true,
                         _ => {}
                     }
@@ -540,9 +549,7 @@ impl<'a, 'b> ProgramBuilder<'a, 'b> {
 fn ray_like(n: &Node, var: &mut Option<u8>) -> bool {
     match &n.kind {
         NodeKind::Step(_) | NodeKind::Capture(_) => false,
-        NodeKind::Var { var: k, back } => {
-            !*back && *var.get_or_insert(*k) == *k
-        }
+        NodeKind::Var { var: k, back } => !*back && *var.get_or_insert(*k) == *k,
         NodeKind::Alt(v) | NodeKind::Seq(v) => v.iter().all(|c| ray_like(c, var)),
         NodeKind::Group(b) => ray_like(b, var),
         NodeKind::Repeat { body, .. } => ray_like(body, var),

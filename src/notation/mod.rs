@@ -9,7 +9,9 @@ pub mod parser;
 pub mod program;
 
 pub use ast::{Node, Span};
-pub use compile::{CompileContext, MoveEntry, MovedRef, ProgramBuilder, Resolved, moved_refs, resolve};
+pub use compile::{
+    CompileContext, MoveEntry, MovedRef, ProgramBuilder, Resolved, moved_refs, resolve,
+};
 pub use parser::parse;
 pub use program::{Op, Program, Test};
 
@@ -61,7 +63,12 @@ pub struct NotationError {
 }
 
 impl NotationError {
-    pub fn new(kind: ErrorKind, span: Span, message: impl Into<String>, expected: Option<&str>) -> Self {
+    pub fn new(
+        kind: ErrorKind,
+        span: Span,
+        message: impl Into<String>,
+        expected: Option<&str>,
+    ) -> Self {
         NotationError {
             kind,
             span,

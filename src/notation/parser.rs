@@ -15,12 +15,15 @@ const MAX_COUNT: u32 = 1000;
 /// The check codes allowed inside brackets.
 pub const CHECK_CODES: &str = "pPeEfFaAsSomMrRltx";
 
-const EXPECTED_ITEM: &str =
-    "a direction letter, '+', 'X', '*', '(', '[', '\\k', '~k', '|' or '^'";
+const EXPECTED_ITEM: &str = "a direction letter, '+', 'X', '*', '(', '[', '\\k', '~k', '|' or '^'";
 
 /// Parses a move expression.
 pub fn parse(text: &str) -> Result<Node, NotationError> {
-    let mut p = Parser { text, pos: 0, depth: 0 };
+    let mut p = Parser {
+        text,
+        pos: 0,
+        depth: 0,
+    };
     let node = p.expr()?;
     p.skip_ws();
     match p.peek() {
@@ -134,7 +137,11 @@ impl Parser<'_> {
             }
         }
         match items.len() {
-            0 => Err(self.error_here(ErrorKind::Syntax, "empty move expression", Some(EXPECTED_ITEM))),
+            0 => Err(self.error_here(
+                ErrorKind::Syntax,
+                "empty move expression",
+                Some(EXPECTED_ITEM),
+            )),
             1 => Ok(items.remove(0)),
             _ => Ok(Node {
                 kind: NodeKind::Seq(items),
@@ -331,7 +338,11 @@ impl Parser<'_> {
     fn group(&mut self) -> Result<Node, NotationError> {
         let start = self.pos;
         if self.depth >= MAX_DEPTH {
-            return Err(self.error_here(ErrorKind::TooLarge, "parentheses nested too deeply", None));
+            return Err(self.error_here(
+                ErrorKind::TooLarge,
+                "parentheses nested too deeply",
+                None,
+            ));
         }
         self.bump(); // '('
         self.skip_ws();
@@ -390,7 +401,12 @@ impl Parser<'_> {
         let mut nav = Vec::new();
         let mut parens: Vec<usize> = Vec::new();
         let unclosed = |_at: usize| {
-            NotationError::new(ErrorKind::Unbalanced, open..open + 1, "unclosed '['", Some("']'"))
+            NotationError::new(
+                ErrorKind::Unbalanced,
+                open..open + 1,
+                "unclosed '['",
+                Some("']'"),
+            )
         };
         loop {
             self.skip_ws();
@@ -443,7 +459,11 @@ impl Parser<'_> {
                         return Err(self.error_here(
                             ErrorKind::Syntax,
                             format!("'{c}' without a name"),
-                            Some(if c == '=' { "a piece name, e.g. =Rook" } else { "a zone name, e.g. @promotion" }),
+                            Some(if c == '=' {
+                                "a piece name, e.g. =Rook"
+                            } else {
+                                "a zone name, e.g. @promotion"
+                            }),
                         ));
                     }
                     let kind = if c == '=' {
@@ -467,13 +487,20 @@ impl Parser<'_> {
                     return Err(self.error_here(
                         ErrorKind::UnknownCheck,
                         format!("unknown check '{c}'"),
-                        Some("one of p P e E f F a A s S o m M r R l t x, 1..9, =Name, @zone or '>'"),
+                        Some(
+                            "one of p P e E f F a A s S o m M r R l t x, 1..9, =Name, @zone or '>'",
+                        ),
                     ));
                 }
             }
         }
         if let Some(p) = parens.pop() {
-            return Err(NotationError::new(ErrorKind::Unbalanced, p..p + 1, "unclosed '(' in brackets", Some("')'")));
+            return Err(NotationError::new(
+                ErrorKind::Unbalanced,
+                p..p + 1,
+                "unclosed '(' in brackets",
+                Some("')'"),
+            ));
         }
         if checks.is_empty() {
             return Err(NotationError::new(
@@ -569,7 +596,14 @@ mod tests {
         match ok("(+)\\1*").kind {
             NodeKind::Seq(v) => {
                 assert!(matches!(v[0].kind, NodeKind::Capture(DirAtom::Orthogonal)));
-                assert!(matches!(v[1].kind, NodeKind::Repeat { min: 0, max: None, .. }));
+                assert!(matches!(
+                    v[1].kind,
+                    NodeKind::Repeat {
+                        min: 0,
+                        max: None,
+                        ..
+                    }
+                ));
             }
             k => panic!("{k:?}"),
         }
@@ -585,12 +619,50 @@ mod tests {
 
     #[test]
     fn quantifiers() {
-        assert!(matches!(ok("N{2}").kind, NodeKind::Repeat { min: 2, max: Some(2), .. }));
-        assert!(matches!(ok("N{2,}").kind, NodeKind::Repeat { min: 2, max: None, .. }));
-        assert!(matches!(ok("N{,4}").kind, NodeKind::Repeat { min: 0, max: Some(4), .. }));
-        assert!(matches!(ok("N{1,3}!").kind, NodeKind::Repeat { maximal: true, .. }));
-        assert!(matches!(ok("N?").kind, NodeKind::Repeat { min: 0, max: Some(1), .. }));
-        assert!(matches!(ok("(N)+!").kind, NodeKind::Repeat { min: 1, maximal: true, .. }));
+        assert!(matches!(
+            ok("N{2}").kind,
+            NodeKind::Repeat {
+                min: 2,
+                max: Some(2),
+                ..
+            }
+        ));
+        assert!(matches!(
+            ok("N{2,}").kind,
+            NodeKind::Repeat {
+                min: 2,
+                max: None,
+                ..
+            }
+        ));
+        assert!(matches!(
+            ok("N{,4}").kind,
+            NodeKind::Repeat {
+                min: 0,
+                max: Some(4),
+                ..
+            }
+        ));
+        assert!(matches!(
+            ok("N{1,3}!").kind,
+            NodeKind::Repeat { maximal: true, .. }
+        ));
+        assert!(matches!(
+            ok("N?").kind,
+            NodeKind::Repeat {
+                min: 0,
+                max: Some(1),
+                ..
+            }
+        ));
+        assert!(matches!(
+            ok("(N)+!").kind,
+            NodeKind::Repeat {
+                min: 1,
+                maximal: true,
+                ..
+            }
+        ));
     }
 
     #[test]

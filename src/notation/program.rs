@@ -77,21 +77,34 @@ pub enum Op {
     /// Step in one of the directions of list `n` (a choice point).
     StepAny(u16),
     /// Choose a direction of list `list`, bind it to `var`, step in it.
-    Bind { var: u8, list: u16 },
+    Bind {
+        var: u8,
+        list: u16,
+    },
     /// Step along (or against, if `back`) the direction bound to `var`.
-    StepVar { var: u8, back: bool },
+    StepVar {
+        var: u8,
+        back: bool,
+    },
     /// Choice point: continue here, and also at the target.
     Fork(u32),
     Jump(u32),
     /// Start an optional iteration: a choice between the body (next
     /// instruction) and `exit`. With `maximal`, the exit is taken only if
     /// no iteration of the body completes from here.
-    Iter { slot: u16, exit: u32, maximal: bool },
+    Iter {
+        slot: u16,
+        exit: u32,
+        maximal: bool,
+    },
     /// End of an iteration started by the `Iter` of `slot`: fails if the
     /// iteration changed nothing (or, with `cycles`, if the path is back
     /// where an earlier iteration started with no new effects), else
     /// records that the body completed.
-    Next { slot: u16, cycles: bool },
+    Next {
+        slot: u16,
+        cycles: bool,
+    },
     Test(Test),
     /// `=Name`: the piece on the square is of this type.
     IsType(u16),
@@ -114,7 +127,9 @@ pub enum Op {
     /// The board's epilogue: if the hand holds a piece, `[F]` then `|`.
     Epilogue,
     /// A successful path: record the move.
-    Match { priority: u8 },
+    Match {
+        priority: u8,
+    },
 }
 
 /// A compiled piece program for one player.

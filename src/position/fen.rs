@@ -33,10 +33,16 @@ fn fail(text: &str, message: impl Into<String>) -> FenError {
 pub fn parse(game: &Game, text: &str, setup: Option<&Position>) -> Result<Position, FenError> {
     let fields: Vec<&str> = text.split_whitespace().collect();
     if fields.is_empty() || fields.len() > 6 {
-        return Err(fail(text, "expected 1 to 6 fields: board, side, castling, en passant, halfmove clock, move number"));
+        return Err(fail(
+            text,
+            "expected 1 to 6 fields: board, side, castling, en passant, halfmove clock, move number",
+        ));
     }
     if game.players.len() > 2 {
-        return Err(fail(text, "position strings are only defined for two-player games"));
+        return Err(fail(
+            text,
+            "position strings are only defined for two-player games",
+        ));
     }
     let mut pos = Position::empty(
         game.topology.len(),
@@ -52,15 +58,24 @@ pub fn parse(game: &Game, text: &str, setup: Option<&Position>) -> Result<Positi
             .iter()
             .position(|p| s.len() == 1 && s.starts_with(p.letter))
             .ok_or_else(|| {
-                let letters: Vec<String> = game.players.iter().map(|p| p.letter.to_string()).collect();
-                fail(text, format!("side to move '{s}' is not one of {}", letters.join(", ")))
+                let letters: Vec<String> =
+                    game.players.iter().map(|p| p.letter.to_string()).collect();
+                fail(
+                    text,
+                    format!("side to move '{s}' is not one of {}", letters.join(", ")),
+                )
             })?,
     };
     pos.set_side(side);
     let rights = parse_castling(game, text, fields.get(2).copied().unwrap_or("-"))?;
     for (sq, piece, owner) in placed {
-        let moved = game.pieces[piece as usize].tracks_moved && has_moved(game, setup, &rights, sq, piece, owner);
-        pos.set(&game.cells, sq.index(), game.cells.piece(piece, owner, moved));
+        let moved = game.pieces[piece as usize].tracks_moved
+            && has_moved(game, setup, &rights, sq, piece, owner);
+        pos.set(
+            &game.cells,
+            sq.index(),
+            game.cells.piece(piece, owner, moved),
+        );
     }
     check_castling(game, text, &pos, &rights)?;
     let clock = parse_number(text, fields.get(4), 0, "halfmove clock")?;
@@ -72,7 +87,12 @@ pub fn parse(game: &Game, text: &str, setup: Option<&Position>) -> Result<Positi
     Ok(pos)
 }
 
-fn parse_number(text: &str, field: Option<&&str>, default: u32, what: &str) -> Result<u32, FenError> {
+fn parse_number(
+    text: &str,
+    field: Option<&&str>,
+    default: u32,
+    what: &str,
+) -> Result<u32, FenError> {
     match field {
         None => Ok(default),
         Some(s) => s
@@ -82,12 +102,23 @@ fn parse_number(text: &str, field: Option<&&str>, default: u32, what: &str) -> R
 }
 
 /// Rows of `rank/rank/...` into (square, piece, owner).
-fn parse_board(game: &Game, text: &str, board: &str) -> Result<Vec<(Square, u16, usize)>, FenError> {
+fn parse_board(
+    game: &Game,
+    text: &str,
+    board: &str,
+) -> Result<Vec<(Square, u16, usize)>, FenError> {
     let grid = game.topology.grid();
     let (cols, rows, levels) = (grid.cols.len(), grid.rows.len(), grid.levels.len().max(1));
     let lines: Vec<&str> = board.split('/').collect();
     if lines.len() != rows * levels {
-        return Err(fail(text, format!("the board has {} rows, the position gives {}", rows * levels, lines.len())));
+        return Err(fail(
+            text,
+            format!(
+                "the board has {} rows, the position gives {}",
+                rows * levels,
+                lines.len()
+            ),
+        ));
     }
     let mut out = Vec::new();
     for (r, line) in lines.iter().enumerate() {
@@ -104,26 +135,42 @@ fn parse_board(game: &Game, text: &str, board: &str) -> Result<Vec<(Square, u16,
                 col += n;
                 continue;
             }
-            let piece = game
-                .piece_by_letter(c)
-                .ok_or_else(|| fail(text, format!("unknown piece letter '{c}' in row {}", r + 1)))?;
+            let piece = game.piece_by_letter(c).ok_or_else(|| {
+                fail(text, format!("unknown piece letter '{c}' in row {}", r + 1))
+            })?;
             let owner = if c.is_ascii_uppercase() { 0 } else { 1 };
             let sq = game
                 .topology
                 .at(col as i32, row as i32, level as i32)
                 .filter(|_| col < cols)
-                .ok_or_else(|| fail(text, format!("row {} has a piece off the board (column {})", r + 1, col + 1)))?;
+                .ok_or_else(|| {
+                    fail(
+                        text,
+                        format!(
+                            "row {} has a piece off the board (column {})",
+                            r + 1,
+                            col + 1
+                        ),
+                    )
+                })?;
             out.push((sq, piece, owner));
             col += 1;
         }
         if col != cols {
-            return Err(fail(text, format!("row {} has {} columns, the board has {}", r + 1, col, cols)));
+            return Err(fail(
+                text,
+                format!("row {} has {} columns, the board has {}", r + 1, col, cols),
+            ));
         }
     }
     Ok(out)
 }
 
-fn parse_castling(game: &Game, text: &str, field: &str) -> Result<Vec<(char, Square, Square)>, FenError> {
+fn parse_castling(
+    game: &Game,
+    text: &str,
+    field: &str,
+) -> Result<Vec<(char, Square, Square)>, FenError> {
     if field == "-" {
         return Ok(Vec::new());
     }
@@ -149,7 +196,11 @@ fn has_moved(
     piece: u16,
     owner: usize,
 ) -> bool {
-    let castling_square = game.fen.castling.iter().any(|(_, k, r)| *k == sq || *r == sq);
+    let castling_square = game
+        .fen
+        .castling
+        .iter()
+        .any(|(_, k, r)| *k == sq || *r == sq);
     if castling_square {
         return !rights.iter().any(|(_, k, r)| *k == sq || *r == sq);
     }
@@ -163,7 +214,12 @@ fn has_moved(
 }
 
 /// Every castling right needs its king and rook in place.
-fn check_castling(game: &Game, text: &str, pos: &Position, rights: &[(char, Square, Square)]) -> Result<(), FenError> {
+fn check_castling(
+    game: &Game,
+    text: &str,
+    pos: &Position,
+    rights: &[(char, Square, Square)],
+) -> Result<(), FenError> {
     for (letter, k, r) in rights {
         let (ki, ri) = (game.cells.info(pos.cell(*k)), game.cells.info(pos.cell(*r)));
         if ki.piece == NO_PIECE || ri.piece == NO_PIECE || ki.owner != ri.owner {
@@ -187,7 +243,10 @@ fn set_en_passant(game: &Game, text: &str, pos: &mut Position, ep: &str) -> Resu
     let Some(piece) = game.fen.en_passant else {
         return Err(bad("this game has no en passant"));
     };
-    let sq = game.topology.square(ep).ok_or_else(|| bad("no such square"))?;
+    let sq = game
+        .topology
+        .square(ep)
+        .ok_or_else(|| bad("no such square"))?;
     let n = game.players.len();
     let last = (pos.side() + n - 1) % n;
     let map = &game.players[last].map;
@@ -195,10 +254,20 @@ fn set_en_passant(game: &Game, text: &str, pos: &mut Position, ep: &str) -> Resu
         (Some(a), Some(b)) => (map.apply(a), map.apply(b)),
         _ => return Err(bad("the board has no N and S directions")),
     };
-    let from = game.topology.step(sq, south).ok_or_else(|| bad("no square behind it"))?;
-    let to = game.topology.step(sq, north).ok_or_else(|| bad("no square in front of it"))?;
+    let from = game
+        .topology
+        .step(sq, south)
+        .ok_or_else(|| bad("no square behind it"))?;
+    let to = game
+        .topology
+        .step(sq, north)
+        .ok_or_else(|| bad("no square in front of it"))?;
     let info = game.cells.info(pos.cell(to));
-    if info.piece != piece || info.owner as usize != last || !pos.cell(sq).is_empty() || !pos.cell(from).is_empty() {
+    if info.piece != piece
+        || info.owner as usize != last
+        || !pos.cell(sq).is_empty()
+        || !pos.cell(from).is_empty()
+    {
         return Err(bad(&format!(
             "it must be passed over by a {} of the side that moved last",
             game.pieces[piece as usize].name
@@ -249,7 +318,9 @@ pub fn write(game: &Game, pos: &Position) -> String {
     if castling.is_empty() {
         castling = "-".into();
     }
-    let ep = pos.ep().map_or("-".to_string(), |sq| game.topology.name(sq).to_string());
+    let ep = pos
+        .ep()
+        .map_or("-".to_string(), |sq| game.topology.name(sq).to_string());
     format!(
         "{} {} {} {} {} {}",
         lines.join("/"),
@@ -273,5 +344,9 @@ pub fn letter(game: &Game, cell: Cell) -> Option<char> {
         return None;
     }
     let l = game.pieces[info.piece as usize].letter;
-    Some(if info.owner == 0 { l } else { l.to_ascii_lowercase() })
+    Some(if info.owner == 0 {
+        l
+    } else {
+        l.to_ascii_lowercase()
+    })
 }

@@ -124,12 +124,14 @@ impl Position {
             let o = table.info(old);
             if o.piece != NO_PIECE {
                 self.by_owner[o.owner as usize * self.words + w] &= !bit;
-                self.by_piece[(o.owner as usize * self.types + o.piece as usize) * self.words + w] &= !bit;
+                self.by_piece
+                    [(o.owner as usize * self.types + o.piece as usize) * self.words + w] &= !bit;
             }
             let n = table.info(new);
             if n.piece != NO_PIECE {
                 self.by_owner[n.owner as usize * self.words + w] |= bit;
-                self.by_piece[(n.owner as usize * self.types + n.piece as usize) * self.words + w] |= bit;
+                self.by_piece
+                    [(n.owner as usize * self.types + n.piece as usize) * self.words + w] |= bit;
             }
         }
     }
@@ -190,7 +192,14 @@ impl Position {
     }
 
     /// Records a move made before this position was set up (FEN import).
-    pub fn push_synthetic(&mut self, player: usize, piece: u16, from: Option<Square>, to: Option<Square>, ep: Option<Square>) {
+    pub fn push_synthetic(
+        &mut self,
+        player: usize,
+        piece: u16,
+        from: Option<Square>,
+        to: Option<Square>,
+        ep: Option<Square>,
+    ) {
         self.history.push(Ply {
             player: player as u8,
             piece,
@@ -219,7 +228,14 @@ impl Position {
     /// Applies a move. `next` is the player who moves next; `resets_clock`
     /// says whether the halfmove clock restarts; `ep` is the new en passant
     /// square folded into the hash.
-    pub fn make(&mut self, table: &CellTable, mv: MoveRef, next: usize, resets_clock: bool, ep: Option<Square>) {
+    pub fn make(
+        &mut self,
+        table: &CellTable,
+        mv: MoveRef,
+        next: usize,
+        resets_clock: bool,
+        ep: Option<Square>,
+    ) {
         self.history.push(Ply {
             player: self.side,
             piece: mv.header.piece,

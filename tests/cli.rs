@@ -1,0 +1,162 @@
+//! The `dagaz` command line, run as a user would.
+
+use std::io::Write;
+use std::process::{Command, Output, Stdio};
+
+fn dagaz(args: &[&str], stdin: &str) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_dagaz"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary runs");
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(stdin.as_bytes())
+        .unwrap();
+    child.wait_with_output().unwrap()
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+#[test]
+fn list_shows_every_game_with_a_description() {
+    let o = dagaz(&["list"], "");
+    assert!(o.status.success());
+    for g in dagaz::game::builtin_games() {
+        let line = stdout(&o)
+            .lines()
+            .find(|l| l.starts_with(g.name))
+            .map(str::to_string);
+        let line = line.unwrap_or_else(|| panic!("{} missing", g.name));
+        assert!(line.len() > g.name.len() + 10, "no description: {line}");
+        assert!(!line.contains("does not load"), "{line}");
+    }
+}
+
+#[test]
+fn perft_prints_nodes_and_speed() {
+    let o = dagaz(&["perft", "chess", "3"], "");
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(out.contains("nodes 8902"), "{out}");
+    assert!(out.contains("nps "), "{out}");
+}
+
+#[test]
+fn perft_divide_from_a_position() {
+    let fen = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
+    let o = dagaz(&["perft", "chess", "2", "--fen", fen, "--divide"], "");
+    let out = stdout(&o);
+    assert!(out.contains("nodes 2039"), "{out}");
+    assert!(out.contains("e1g1: 43"), "{out}");
+    assert_eq!(out.lines().filter(|l| l.contains(": ")).count(), 48);
+}
+
+#[test]
+fn moves_lists_the_legal_moves() {
+    let o = dagaz(&["moves", "chess"], "");
+    let out = stdout(&o);
+    let moves: Vec<&str> = out.split_whitespace().collect();
+    assert_eq!(moves.len(), 20, "{out}");
+    assert!(moves.contains(&"e2e4") && moves.contains(&"g1f3"));
+}
+
+#[test]
+fn check_accepts_good_files_and_refuses_bad_ones() {
+    let dir = std::env::temp_dir().join(format!("dagaz-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let good = dir.join("good.toml");
+    std::fs::write(&good, dagaz::game::builtin_games()[0].source).unwrap();
+    let o = dagaz(&["check", good.to_str().unwrap()], "");
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stdout(&o).contains("ok"));
+
+    let bad = dir.join("bad.toml");
+    let text = dagaz::game::builtin_games()[0]
+        .source
+        .replace("N,OM; E,OT", "N,OM; E,Q");
+    std::fs::write(&bad, text).unwrap();
+    let o = dagaz(&["check", bad.to_str().unwrap()], "");
+    assert!(!o.status.success());
+    let err = stderr(&o);
+    assert!(err.contains("unknown direction letter 'Q'"), "{err}");
+    assert!(err.contains("piece Knight"), "{err}");
+    assert!(err.contains("bad.toml:"), "{err}");
+}
+
+#[test]
+fn unknown_game_is_a_clear_error() {
+    let o = dagaz(&["moves", "chesss"], "");
+    assert!(!o.status.success());
+    assert!(
+        stderr(&o).contains("unknown game 'chesss'"),
+        "{}",
+        stderr(&o)
+    );
+}
+
+#[test]
+fn bad_position_is_a_clear_error() {
+    let o = dagaz(&["moves", "chess", "--fen", "rnbqkbnr/ppp w"], "");
+    assert!(!o.status.success());
+    assert!(stderr(&o).contains("rows"), "{}", stderr(&o));
+}
+
+#[test]
+fn play_rejects_illegal_moves_and_plays_legal_ones() {
+    let o = dagaz(&["play", "chess"], "e2e5\ne2e4\nfen\nquit\n");
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(out.contains("'e2e5' is not a legal move"), "{out}");
+    assert!(
+        out.contains("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1"),
+        "{out}"
+    );
+}
+
+#[test]
+fn play_detects_the_end_of_the_game() {
+    // Fool's mate.
+    let o = dagaz(&["play", "chess"], "f2f3\ne7e5\ng2g4\nd8h4\n");
+    let out = stdout(&o);
+    assert!(out.contains("Black wins (checkmate)"), "{out}");
+}
+
+#[test]
+fn play_against_the_random_mover_is_repeatable() {
+    let run = || {
+        stdout(&dagaz(
+            &["play", "chess", "--random", "black", "--seed", "7"],
+            "e2e4\nd2d4\nquit\n",
+        ))
+    };
+    let a = run();
+    assert!(a.contains("Black plays"), "{a}");
+    assert_eq!(a, run());
+}
+
+#[test]
+fn random_movers_play_a_whole_game() {
+    let o = dagaz(
+        &[
+            "play", "chess", "--random", "white", "--random", "black", "--seed", "1",
+        ],
+        "",
+    );
+    let out = stdout(&o);
+    assert!(
+        out.contains("wins (") || out.contains("Draw ("),
+        "{}",
+        &out[out.len().saturating_sub(500)..]
+    );
+}
