@@ -22,19 +22,6 @@ use crate::game::Game;
 use crate::notation::{Op, Program, Test};
 use crate::position::{Cell, NO_PIECE, Ply};
 
-/// Read access to board slots (the real board, or the board as it was
-/// before the current move began).
-pub(crate) trait CellSource {
-    fn cell(&self, slot: usize) -> Cell;
-}
-
-impl CellSource for [Cell] {
-    #[inline]
-    fn cell(&self, slot: usize) -> Cell {
-        self[slot]
-    }
-}
-
 /// A condition on one square of an attack walk, relative to the attacker.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 enum Cond {
@@ -60,7 +47,16 @@ struct Node {
     term_len: u16,
     edge_at: u32,
     edge_len: u16,
+    /// A compressed ray: if this square is empty, keep stepping in
+    /// `ray_dir` over empty squares; the first piece met attacks if its type
+    /// is in `ray_mask`. `NO_RAY` if none.
+    ray_dir: u8,
+    ray_mask: u64,
+    /// No edges, no ray, no conditional terminals: a plain leaf.
+    leaf: bool,
 }
+
+const NO_RAY: u8 = u8::MAX;
 
 #[derive(Clone, Copy, Debug)]
 struct Edge {
@@ -102,9 +98,9 @@ pub(crate) struct AttackTable {
 /// True if a piece of `by` could capture a piece `hypo` standing on
 /// `target`. `exclude` is a square whose piece does not count (the moving
 /// piece, for "protected by the mover's other pieces").
-pub(crate) fn attacked<C: CellSource + ?Sized>(
+pub(crate) fn attacked(
     game: &Game,
-    cells: &C,
+    cells: &[Cell],
     history: &[Ply],
     target: Square,
     by: usize,
@@ -150,12 +146,41 @@ pub(crate) fn attacked_recording(
 /// `strict` square changes at all (screens, `=Name`, history conditions,
 /// the target), a `blocked` square empties (a ray opens), a `read` square
 /// gets a piece of the attacker, or a move starts or ends on a `strict`
-/// square (history conditions).
-#[derive(Clone, Copy, Default)]
+/// square (history conditions). Squares where a compressed ray stopped are
+/// kept apart in `rays`: when one of them empties, following that one ray
+/// on is enough (see [`ReadSet::rays_safe`]).
+#[derive(Clone, Copy)]
 pub(crate) struct ReadSet {
     pub read: [u64; 8],
     pub blocked: [u64; 8],
     pub strict: [u64; 8],
+    /// Squares where a recorded ray stopped.
+    pub ray_stops: [u64; 8],
+    rays: [RayStop; 16],
+    ray_count: usize,
+}
+
+/// A ray that stopped on `at`: it would go on in `dir`, attacked by the
+/// pieces of `by` in `mask`.
+#[derive(Clone, Copy, Default)]
+struct RayStop {
+    at: u16,
+    dir: u8,
+    by: u8,
+    mask: u64,
+}
+
+impl Default for ReadSet {
+    fn default() -> ReadSet {
+        ReadSet {
+            read: [0; 8],
+            blocked: [0; 8],
+            strict: [0; 8],
+            ray_stops: [0; 8],
+            rays: [RayStop::default(); 16],
+            ray_count: 0,
+        }
+    }
 }
 
 impl ReadSet {
@@ -164,12 +189,35 @@ impl ReadSet {
         set.get(slot / 64)
             .is_some_and(|w| w & (1 << (slot % 64)) != 0)
     }
+
+    /// After a move that emptied `at` (a ray stop) and changed nothing
+    /// else the set cares about: true if every ray stopped at `at` still
+    /// meets no attacker. `false` means "test properly".
+    pub fn rays_safe(&self, game: &Game, cells: &[Cell], at: Square) -> bool {
+        self.rays[..self.ray_count].iter().filter(|r| r.at == at.0).all(|r| {
+            let mut sq = at;
+            while let Some(next) = game.topology.step(sq, Dir(r.dir)) {
+                let c = cells[next.index()];
+                if !c.is_empty() {
+                    let info = game.cells.info(c);
+                    let hit = !c.is_marked()
+                        && info.owner == r.by
+                        && info.piece < 64
+                        && r.mask & (1u64 << info.piece) != 0;
+                    return !hit;
+                }
+                sq = next;
+            }
+            true
+        })
+    }
 }
 
 /// Receives the squares an attack walk reads.
 trait Recorder {
     fn read(&mut self, sq: Square);
     fn blocked(&mut self, sq: Square);
+    fn blocked_ray(&mut self, sq: Square, dir: Dir, mask: u64, by: usize);
     fn strict(&mut self, sq: Square);
 }
 
@@ -180,6 +228,8 @@ impl Recorder for NoRecord {
     fn read(&mut self, _: Square) {}
     #[inline(always)]
     fn blocked(&mut self, _: Square) {}
+    #[inline(always)]
+    fn blocked_ray(&mut self, _: Square, _: Dir, _: u64, _: usize) {}
     #[inline(always)]
     fn strict(&mut self, _: Square) {}
 }
@@ -198,6 +248,21 @@ impl Recorder for ReadSet {
     #[inline]
     fn blocked(&mut self, sq: Square) {
         set_bit(&mut self.blocked, sq);
+    }
+    #[inline]
+    fn blocked_ray(&mut self, sq: Square, dir: Dir, mask: u64, by: usize) {
+        if self.ray_count == self.rays.len() {
+            set_bit(&mut self.blocked, sq);
+            return;
+        }
+        set_bit(&mut self.ray_stops, sq);
+        self.rays[self.ray_count] = RayStop {
+            at: sq.0,
+            dir: dir.0,
+            by: by as u8,
+            mask,
+        };
+        self.ray_count += 1;
     }
     #[inline]
     fn strict(&mut self, sq: Square) {
@@ -294,28 +359,28 @@ impl Attacks {
     }
 }
 
-struct View<'a, C: ?Sized> {
-    cells: &'a C,
+struct View<'a> {
+    cells: &'a [Cell],
     target: Square,
     hypo: Cell,
 }
 
-impl<C: CellSource + ?Sized> View<'_, C> {
+impl View<'_> {
     #[inline]
     fn get(&self, sq: Square) -> Cell {
         if sq == self.target {
             self.hypo
         } else {
-            self.cells.cell(sq.index())
+            self.cells[sq.index()]
         }
     }
 }
 
 impl AttackTable {
-    fn walk<C: CellSource + ?Sized, R: Recorder>(
+    fn walk<R: Recorder>(
         &self,
         game: &Game,
-        view: &View<C>,
+        view: &View,
         history: &[Ply],
         by: usize,
         exclude: Option<Square>,
@@ -326,10 +391,10 @@ impl AttackTable {
 
     /// Walks from trie node `n` standing on `sq`.
     #[allow(clippy::too_many_arguments)]
-    fn visit<C: CellSource + ?Sized, R: Recorder>(
+    fn visit<R: Recorder>(
         &self,
         game: &Game,
-        view: &View<C>,
+        view: &View,
         history: &[Ply],
         by: usize,
         exclude: Option<Square>,
@@ -360,6 +425,15 @@ impl AttackTable {
                 }
             }
         }
+        if node.ray_dir != NO_RAY {
+            if c.is_empty() {
+                if self.ray(game, view, by, exclude, rec, sq, Dir(node.ray_dir), node.ray_mask) {
+                    return true;
+                }
+            } else {
+                rec.blocked_ray(sq, Dir(node.ray_dir), node.ray_mask, by);
+            }
+        }
         let edges = &self.edges[node.edge_at as usize..][..node.edge_len as usize];
         for e in edges {
             let pass = match e.kind {
@@ -379,12 +453,61 @@ impl AttackTable {
                     self.conds_hold(game, c, history, by, e.conds, sq)
                 }
             };
-            if pass
-                && let Some(next) = game.topology.step(sq, e.dir)
-                && self.visit(game, view, history, by, exclude, rec, e.child, next)
-            {
+            if !pass {
+                continue;
+            }
+            let Some(next) = game.topology.step(sq, e.dir) else {
+                continue;
+            };
+            let child = &self.nodes[e.child as usize];
+            let hit = if child.leaf {
+                rec.read(next);
+                Some(next) != exclude && self.holds(game, view.get(next), by, child.mask)
+            } else {
+                self.visit(game, view, history, by, exclude, rec, e.child, next)
+            };
+            if hit {
                 return true;
             }
+        }
+        false
+    }
+
+    /// True if `c` is an unmarked piece of `by` whose type is in `mask`.
+    #[inline]
+    fn holds(&self, game: &Game, c: Cell, by: usize, mask: u64) -> bool {
+        if c.is_empty() || c.is_marked() {
+            return false;
+        }
+        let info = game.cells.info(c);
+        info.owner as usize == by && info.piece < 64 && mask & (1u64 << info.piece) != 0
+    }
+
+    /// Follows a compressed ray from `sq` (which is empty).
+    #[allow(clippy::too_many_arguments)]
+    #[inline]
+    fn ray<R: Recorder>(
+        &self,
+        game: &Game,
+        view: &View,
+        by: usize,
+        exclude: Option<Square>,
+        rec: &mut R,
+        mut sq: Square,
+        dir: Dir,
+        mask: u64,
+    ) -> bool {
+        while let Some(next) = game.topology.step(sq, dir) {
+            rec.read(next);
+            let c = view.get(next);
+            if !c.is_empty() {
+                if Some(next) != exclude && self.holds(game, c, by, mask) {
+                    return true;
+                }
+                rec.blocked_ray(next, dir, mask, by);
+                return false;
+            }
+            sq = next;
         }
         false
     }
@@ -449,16 +572,16 @@ impl AttackTable {
 }
 
 /// Attack detection by running programs forwards on a copy of the board.
-fn fallback<C: CellSource + ?Sized>(
+fn fallback(
     game: &Game,
-    view: &View<C>,
+    view: &View,
     history: &[Ply],
     by: usize,
     exclude: Option<Square>,
     types: &[u16],
 ) -> bool {
     let n = game.slot_count();
-    let mut cells: Vec<Cell> = (0..n).map(|s| view.cells.cell(s)).collect();
+    let mut cells: Vec<Cell> = view.cells[..n].to_vec();
     cells[view.target.index()] = view.hypo;
     let mut vm = Vm::new();
     let mut sink = MoveList::new();
@@ -588,13 +711,27 @@ impl TrieBuilder {
             .iter()
             .flatten()
             .any(|c| matches!(c, Cond::LastStart | Cond::LastEnd));
+        let empty = self.cond_ids.get(&vec![Cond::Empty]).copied();
         for b in &self.nodes {
+            let ray = b.edges.iter().find_map(|&(c, d, child)| {
+                let empty = empty.filter(|e| *e == c)?;
+                Some((d, self.ray_tail(child as usize, d, empty)?))
+            });
+            let edges: Vec<(u16, Dir, u32)> = b
+                .edges
+                .iter()
+                .copied()
+                .filter(|&(c, d, _)| !(Some(c) == empty && ray.is_some_and(|(rd, _)| rd == d)))
+                .collect();
             let mut node = Node {
                 mask: 0,
                 term_at: t.terminals.len() as u32,
                 term_len: 0,
                 edge_at: t.edges.len() as u32,
-                edge_len: b.edges.len() as u16,
+                edge_len: edges.len() as u16,
+                ray_dir: ray.map_or(NO_RAY, |(d, _)| d.0),
+                ray_mask: ray.map_or(0, |(_, m)| m),
+                leaf: false,
             };
             for &(piece, conds) in &b.terms {
                 if conds == 0 && piece < 64 {
@@ -604,7 +741,8 @@ impl TrieBuilder {
                     node.term_len += 1;
                 }
             }
-            for &(conds, dir, child) in &b.edges {
+            node.leaf = node.edge_len == 0 && node.term_len == 0 && node.ray_dir == NO_RAY;
+            for &(conds, dir, child) in &edges {
                 let kind = match t.cond_lists[conds as usize].as_slice() {
                     [] => EDGE_FREE,
                     [Cond::Empty] => EDGE_EMPTY,
@@ -621,6 +759,26 @@ impl TrieBuilder {
             t.nodes.push(node);
         }
         t
+    }
+}
+
+impl TrieBuilder {
+    /// If node `n` and all its descendants form a plain ray in `dir` (each
+    /// has the same unconditional attackers and only an "empty" edge on in
+    /// `dir`), the attackers' mask.
+    fn ray_tail(&self, n: usize, dir: Dir, empty: u16) -> Option<u64> {
+        let b = &self.nodes[n];
+        if b.terms.iter().any(|&(p, c)| c != 0 || p >= 64) {
+            return None;
+        }
+        let mask = b.terms.iter().fold(0u64, |m, &(p, _)| m | 1 << p);
+        match b.edges.as_slice() {
+            [] => Some(mask),
+            [(c, d, child)] if *c == empty && *d == dir => {
+                (self.ray_tail(*child as usize, dir, empty) == Some(mask)).then_some(mask)
+            }
+            _ => None,
+        }
     }
 }
 
@@ -911,6 +1069,8 @@ impl<'a> Analysis<'a> {
                     s.nav.push(s.ids.len() - 1);
                     true
                 }
+                // Fused instructions are followed by their generic code.
+                Op::Ride { .. } | Op::Walk { .. } => true,
                 Op::NavPop => self.nav_pop(&mut s),
                 Op::Epilogue => {
                     if s.hand == Hand::Empty {

@@ -162,30 +162,35 @@ impl RoyalGuard {
     /// After `mv` has been made on `pos`: are the mover's royal pieces safe?
     #[inline]
     fn safe_after(&self, game: &Game, pos: &Position, mv: MoveRef) -> bool {
-        if self.quick && !self.touches(game, mv) {
+        if self.quick && self.cleared(game, pos, mv) {
             return true;
         }
         !game.royal_attacked(pos, self.player)
     }
 
-    /// True if `mv` may change the answer of the recorded attack tests.
+    /// True if `mv` provably keeps the recorded "not attacked" answers.
     #[inline]
-    fn touches(&self, game: &Game, mv: MoveRef) -> bool {
+    fn cleared(&self, game: &Game, pos: &Position, mv: MoveRef) -> bool {
         let r = &self.read;
         let strict = |slot: usize| ReadSet::has(&r.strict, slot);
-        mv.changes.iter().any(|c| {
+        if mv.header.from().is_some_and(|s| strict(s.index())) || mv.header.to().is_some_and(|s| strict(s.index())) {
+            return false;
+        }
+        mv.changes.iter().all(|c| {
             let slot = c.slot as usize;
             if strict(slot) {
-                return true;
+                return false;
             }
             if c.new.is_empty() {
-                return ReadSet::has(&r.blocked, slot);
+                if ReadSet::has(&r.blocked, slot) {
+                    return false;
+                }
+                return !ReadSet::has(&r.ray_stops, slot) || r.rays_safe(game, pos.cells(), Square(c.slot));
             }
             let info = game.cells.info(c.new);
             let ours = !info.phantom && info.owner as usize == self.player;
-            !ours && ReadSet::has(&r.read, slot)
-        }) || mv.header.from().is_some_and(|s| strict(s.index()))
-            || mv.header.to().is_some_and(|s| strict(s.index()))
+            ours || !ReadSet::has(&r.read, slot)
+        })
     }
 }
 

@@ -149,7 +149,9 @@ impl MoveList {
         header.landings_at = self.landings.len() as u32;
         header.landings_len = landings.len() as u16;
         self.changes.extend_from_slice(changes);
-        self.landings.extend_from_slice(landings);
+        if !landings.is_empty() {
+            self.landings.extend_from_slice(landings);
+        }
         self.headers.push(header);
     }
 

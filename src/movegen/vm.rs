@@ -7,17 +7,17 @@
 //! rolls the log back. Nothing is allocated per path: all buffers live in
 //! the [`Vm`] and are reused.
 
-use super::attack::{self, CellSource};
+use super::attack;
 use super::moves::{MoveHeader, MoveList};
 use crate::board::{Dir, Square};
 use crate::game::Game;
 use crate::handler::{Branch, HandlerContext};
-use crate::notation::{Op, Program, Test};
+use crate::notation::{Op, Program, Test, WALK_TESTS};
 use crate::position::{Cell, Change, NO_PIECE, Ply, slot_key};
 
 const NONE: u16 = u16::MAX;
 const UNBOUND: u8 = u8::MAX;
-/// Instructions one piece may execute while generating its moves before
+/// Choice points one piece may create while generating its moves before
 /// generation is abandoned with an error (protects against expressions
 /// with exponentially many paths).
 const BUDGET: u64 = 20_000_000;
@@ -94,6 +94,8 @@ pub(crate) struct Vm {
     landings: Vec<Square>,
     branches: Vec<Branch>,
     net: Vec<Change>,
+    /// Cells put aside while [`Vm::with_original`] runs.
+    saved: Vec<(u16, Cell)>,
     dedup: Dedup,
     // Path registers (restored through the log).
     hand: Cell,
@@ -137,7 +139,6 @@ impl Vm {
         let mut effects: u32 = 0;
         let mut alt: u8 = 0;
         loop {
-            self.steps += 1;
             if self.steps > BUDGET {
                 self.rollback(cells, 0);
                 let game = env.game;
@@ -258,6 +259,23 @@ impl Vm {
                         ok
                     }
                 }
+                Op::Ride { list, priority } => {
+                    if self.pristine(cursor) && matches!(env.mode, Mode::Generate) {
+                        self.ride(env, cells, &prog.dir_lists[list as usize], cursor, priority, out);
+                        false
+                    } else {
+                        true
+                    }
+                }
+                Op::Walk { walk, priority } => {
+                    if self.pristine(cursor) && matches!(env.mode, Mode::Generate) {
+                        let legs = &prog.walks[walk as usize];
+                        self.walk(env, cells, prog, legs, cursor, cursor, priority, out);
+                        false
+                    } else {
+                        true
+                    }
+                }
                 Op::Match { priority } => {
                     if self.hand.is_empty() {
                         match env.mode {
@@ -337,8 +355,11 @@ impl Vm {
         }
     }
 
+    /// Pushes a choice point. Choice points are what the budget counts:
+    /// every path that does not end quickly passes through them.
     #[inline]
     fn push_frame(&mut self, pc: u32, alt: u8, maximal: bool, cursor: Square, effects: u32) {
+        self.steps += 1;
         self.frames.push(Frame {
             pc,
             prev: u32::MAX,
@@ -474,7 +495,7 @@ impl Vm {
         !c.is_empty() && !c.is_marked() && env.game.cells.info(c).owner as usize != env.player
     }
 
-    fn test(&mut self, env: &Env, cells: &[Cell], cursor: Square, t: Test) -> bool {
+    fn test(&mut self, env: &Env, cells: &mut [Cell], cursor: Square, t: Test) -> bool {
         let c = cells[cursor.index()];
         match t {
             Test::Empty => c.is_empty(),
@@ -513,32 +534,44 @@ impl Vm {
     }
 
     /// `a`/`s`: evaluated on the position as it was when the move started.
-    fn attacked_before_move(&self, env: &Env, cells: &[Cell], sq: Square, protect: bool) -> bool {
-        let original = Original {
-            cells,
-            log: &self.log,
-        };
+    fn attacked_before_move(&mut self, env: &Env, cells: &mut [Cell], sq: Square, protect: bool) -> bool {
         let game = env.game;
-        let here = original.cell(sq.index());
-        if protect {
-            let hypo = if here.is_empty() {
-                game.cells.phantom((env.player + 1) % game.players.len())
+        let (player, from, history) = (env.player, self.from, env.history);
+        self.with_original(cells, |cells| {
+            let here = cells[sq.index()];
+            if protect {
+                let hypo = if here.is_empty() {
+                    game.cells.phantom((player + 1) % game.players.len())
+                } else {
+                    here
+                };
+                let exclude = (from != NONE).then_some(Square(from));
+                attack::attacked(game, cells, history, sq, player, hypo, exclude)
             } else {
-                here
-            };
-            let exclude = (self.from != NONE).then_some(Square(self.from));
-            attack::attacked(game, &original, env.history, sq, env.player, hypo, exclude)
-        } else {
-            let hypo = if here.is_empty() {
-                game.cells.phantom(env.player)
-            } else {
-                here
-            };
-            (0..game.players.len()).any(|by| {
-                by != env.player
-                    && attack::attacked(game, &original, env.history, sq, by, hypo, None)
-            })
+                let hypo = if here.is_empty() { game.cells.phantom(player) } else { here };
+                (0..game.players.len())
+                    .any(|by| by != player && attack::attacked(game, cells, history, sq, by, hypo, None))
+            }
+        })
+    }
+
+    /// Runs `f` on the board as it was before the current path changed it,
+    /// then puts the path's changes back.
+    fn with_original<R>(&mut self, cells: &mut [Cell], f: impl FnOnce(&[Cell]) -> R) -> R {
+        let mark = self.saved.len();
+        for u in self.log.iter().rev() {
+            if let Undo::Cell(slot, old) = *u {
+                self.saved.push((slot, cells[slot as usize]));
+                cells[slot as usize] = old;
+            }
         }
+        let result = f(cells);
+        while self.saved.len() > mark {
+            if let Some((slot, value)) = self.saved.pop() {
+                cells[slot as usize] = value;
+            }
+        }
+        result
     }
 
     /// `l`/`t`: the start or end of the previous part, or of an opponent's
@@ -687,6 +720,123 @@ impl Vm {
         result
     }
 
+    /// True when the path has only lifted the moving piece from `cursor`:
+    /// the fused instructions may then compute their moves directly.
+    #[inline]
+    fn pristine(&self, cursor: Square) -> bool {
+        self.from == cursor.0
+            && self.hand_is_mover
+            && self.landings.is_empty()
+            && self.log.len() == 3
+            && matches!(self.log[2], Undo::Cell(s, _) if s == cursor.0)
+    }
+
+    /// `Ride`: the slide `(d)([p]\1)*` plus the epilogue, for each `d`.
+    fn ride(&mut self, env: &Env, cells: &[Cell], dirs: &[Dir], from: Square, priority: u8, out: &mut MoveList) {
+        let topo = &env.game.topology;
+        for &d in dirs {
+            let mut sq = from;
+            while let Some(next) = topo.step(sq, d) {
+                let c = cells[next.index()];
+                if c.is_marked() {
+                    break;
+                }
+                if !self.is_friend(env, c) {
+                    self.emit_simple(env, cells, from, next, priority, out);
+                }
+                if !c.is_empty() {
+                    break;
+                }
+                sq = next;
+            }
+        }
+    }
+
+    /// `Walk`: a fixed sequence of steps (each a choice of directions),
+    /// with content tests on the squares reached, plus the epilogue.
+    #[allow(clippy::too_many_arguments)]
+    fn walk(
+        &mut self,
+        env: &Env,
+        cells: &[Cell],
+        prog: &Program,
+        legs: &[(u16, u8)],
+        from: Square,
+        at: Square,
+        priority: u8,
+        out: &mut MoveList,
+    ) {
+        let Some((&(list, tests), rest)) = legs.split_first() else {
+            let c = cells[at.index()];
+            if !c.is_marked() && !self.is_friend(env, c) {
+                self.emit_simple(env, cells, from, at, priority, out);
+            }
+            return;
+        };
+        for &d in &prog.dir_lists[list as usize] {
+            if let Some(next) = env.game.topology.step(at, d)
+                && self.content_tests(env, cells[next.index()], tests)
+            {
+                self.walk(env, cells, prog, rest, from, next, priority, out);
+            }
+        }
+    }
+
+    /// The tests of a [`Walk`](Op::Walk) leg, as a bit set of [`WALK_TESTS`].
+    fn content_tests(&self, env: &Env, c: Cell, tests: u8) -> bool {
+        tests == 0
+            || WALK_TESTS.iter().enumerate().all(|(i, t)| {
+                tests & (1 << i) == 0
+                    || match t {
+                        Test::Empty => c.is_empty(),
+                        Test::NotEmpty => !c.is_empty(),
+                        Test::Enemy => self.is_enemy(env, c),
+                        Test::NotEnemy => !self.is_enemy(env, c),
+                        Test::Friend => self.is_friend(env, c),
+                        _ => !self.is_friend(env, c),
+                    }
+            })
+    }
+
+    /// Emits the move that lifts the moving piece from `from` and drops it
+    /// on `to` (what `record` would find for such a path).
+    fn emit_simple(&mut self, env: &Env, cells: &[Cell], from: Square, to: Square, priority: u8, out: &mut MoveList) {
+        let game = env.game;
+        let info = game.cells.info(self.hand);
+        let dropped = if info.piece != NO_PIECE && game.pieces[info.piece as usize].tracks_moved {
+            game.cells.with_moved(self.hand, true)
+        } else {
+            self.hand
+        };
+        self.net.clear();
+        if from == to {
+            if dropped != self.hand {
+                self.net.push(Change {
+                    slot: from.0,
+                    old: self.hand,
+                    new: dropped,
+                });
+            }
+        } else {
+            let lift = Change {
+                slot: from.0,
+                old: self.hand,
+                new: Cell::EMPTY,
+            };
+            let land = Change {
+                slot: to.0,
+                old: cells[to.index()],
+                new: dropped,
+            };
+            if from < to {
+                self.net.extend_from_slice(&[lift, land]);
+            } else {
+                self.net.extend_from_slice(&[land, lift]);
+            }
+        }
+        self.finish_move(env, Some(from), Some(to), priority, out);
+    }
+
     /// Attack mode: did this path remove or replace the piece on `target`?
     fn captured(&self, env: &Env, cells: &[Cell], target: Square) -> bool {
         let now = cells[target.index()];
@@ -700,7 +850,6 @@ impl Vm {
     /// Turns the current successful path into a move (or several, when the
     /// piece may promote) and appends it unless an identical move exists.
     fn record(&mut self, env: &Env, cells: &[Cell], priority: u8, out: &mut MoveList) {
-        let game = env.game;
         self.net.clear();
         for u in &self.log {
             if let Undo::Cell(slot, old) = *u
@@ -719,7 +868,15 @@ impl Vm {
         }
         self.net.retain(|c| c.old != c.new);
         self.net.sort_unstable_by_key(|c| c.slot);
+        let from = (self.from != NONE).then_some(Square(self.from));
+        let to = (self.mover_drop != NONE).then_some(Square(self.mover_drop));
+        self.finish_move(env, from, to, priority, out);
+    }
 
+    /// The move whose changes are in `self.net`: counts captures, expands
+    /// promotions, and emits it.
+    fn finish_move(&mut self, env: &Env, from: Option<Square>, to: Option<Square>, priority: u8, out: &mut MoveList) {
+        let game = env.game;
         let squares = game.topology.len();
         let mut captures = 0u16;
         for c in &self.net {
@@ -730,8 +887,6 @@ impl Vm {
                 }
             }
         }
-        let from = (self.from != NONE).then_some(Square(self.from));
-        let to = (self.mover_drop != NONE).then_some(Square(self.mover_drop));
         let mut header = MoveHeader::new(self.mover_piece, from, to, priority);
         header.player = env.player as u8;
         header.captures = captures;
@@ -783,41 +938,25 @@ impl Vm {
     }
 }
 
-/// The board as it was before the current path changed it: the cells with
-/// the undo log's old values laid over them.
-struct Original<'a> {
-    cells: &'a [Cell],
-    log: &'a [Undo],
-}
-
-impl CellSource for Original<'_> {
-    fn cell(&self, slot: usize) -> Cell {
-        for u in self.log {
-            if let Undo::Cell(s, old) = *u
-                && s as usize == slot
-            {
-                return old;
-            }
-        }
-        self.cells[slot]
-    }
-}
-
 /// Remembers the moves generated so far by their hash delta, so a second
-/// path with the same net effect is not recorded twice.
+/// path with the same net effect is not recorded twice. Entries of earlier
+/// generations are told apart by a stamp, so clearing is free.
 #[derive(Default)]
 struct Dedup {
-    /// Open addressing: (delta, move index + 1); 0 = free.
-    table: Vec<(u64, u32)>,
+    /// Open addressing: (delta, move index, stamp).
+    table: Vec<(u64, u32, u32)>,
+    stamp: u32,
     used: usize,
 }
 
 impl Dedup {
     fn clear(&mut self) {
-        if self.used > 0 {
-            self.table.iter_mut().for_each(|e| *e = (0, 0));
-            self.used = 0;
+        self.stamp = self.stamp.wrapping_add(1);
+        if self.stamp == 0 {
+            self.table.iter_mut().for_each(|e| e.2 = 0);
+            self.stamp = 1;
         }
+        self.used = 0;
     }
 
     /// The index of an identical move already generated.
@@ -828,13 +967,12 @@ impl Dedup {
         let mask = self.table.len() - 1;
         let mut i = (delta as usize) & mask;
         loop {
-            let (k, v) = self.table[i];
-            if v == 0 {
+            let (k, v, stamp) = self.table[i];
+            if stamp != self.stamp {
                 return None;
             }
-            if k == delta && (v as usize - 1) < out.len() && out.get(v as usize - 1).changes == net
-            {
-                return Some(v as usize - 1);
+            if k == delta && (v as usize) < out.len() && out.get(v as usize).changes == net {
+                return Some(v as usize);
             }
             i = (i + 1) & mask;
         }
@@ -846,20 +984,22 @@ impl Dedup {
         }
         let mask = self.table.len() - 1;
         let mut i = (delta as usize) & mask;
-        while self.table[i].1 != 0 {
+        while self.table[i].2 == self.stamp {
             i = (i + 1) & mask;
         }
-        self.table[i] = (delta, index + 1);
+        self.table[i] = (delta, index, self.stamp);
         self.used += 1;
     }
 
     fn grow(&mut self) {
         let old = std::mem::take(&mut self.table);
-        self.table = vec![(0, 0); (old.len() * 2).max(128)];
+        let stamp = self.stamp.max(1);
+        self.table = vec![(0, 0, 0); (old.len() * 2).max(128)];
+        self.stamp = stamp;
         self.used = 0;
-        for (k, v) in old {
-            if v != 0 {
-                self.insert(k, v - 1);
+        for (k, v, s) in old {
+            if s == stamp {
+                self.insert(k, v);
             }
         }
     }

@@ -7,7 +7,7 @@
 use std::collections::HashMap;
 
 use super::ast::{Bracket, CheckKind, DirAtom, Nav, Node, NodeKind, Span};
-use super::program::{Op, Program, Test};
+use super::program::{Op, Program, Test, WALK_TESTS};
 use super::{ErrorKind, NotationError};
 use crate::board::{Dir, DirMap, Topology, Zones};
 
@@ -305,18 +305,74 @@ impl<'a, 'b> ProgramBuilder<'a, 'b> {
         if prologue_take {
             self.emit(Op::Take);
         }
-        for (i, (entry, resolved, once_base)) in entries.iter().enumerate() {
-            let fork = (i + 1 < entries.len()).then(|| self.emit(Op::Fork(0)));
-            self.node(entry.node, resolved, *once_base)?;
+        // Top-level alternatives of an entry become entries of their own,
+        // so that each can be fused.
+        let mut flat: Vec<(&Node, &Resolved, u16, u8)> = Vec::new();
+        for (entry, resolved, once_base) in entries {
+            match &entry.node.kind {
+                NodeKind::Alt(branches) => {
+                    flat.extend(branches.iter().map(|b| (b, *resolved, *once_base, entry.priority)))
+                }
+                _ => flat.push((entry.node, *resolved, *once_base, entry.priority)),
+            }
+        }
+        for (i, &(node, resolved, once_base, priority)) in flat.iter().enumerate() {
+            let fork = (i + 1 < flat.len()).then(|| self.emit(Op::Fork(0)));
+            self.fuse(node, resolved, priority)?;
+            self.node(node, resolved, once_base)?;
             self.emit(Op::Epilogue);
-            self.emit(Op::Match {
-                priority: entry.priority,
-            });
+            self.emit(Op::Match { priority });
             if let Some(f) = fork {
                 self.patch(f);
             }
         }
         Ok(self.prog)
+    }
+
+    /// Emits a fused instruction for the common shapes of a whole move
+    /// alternative: a slide `(d)([p]\1)*`, or a walk of fixed steps with
+    /// content tests (`N,OM`, `OM[e]`, `*`). The generic code follows it.
+    fn fuse(&mut self, n: &Node, r: &Resolved, priority: u8) -> Result<(), NotationError> {
+        if let Some(atom) = slide(n, r) {
+            if self.ctx.topology.acyclic() {
+                let dirs = self.mapped(dirs_of(atom, self.ctx.topology)?);
+                let list = self.list(dirs);
+                self.emit(Op::Ride { list, priority });
+            }
+            return Ok(());
+        }
+        let items: Vec<&Node> = match &n.kind {
+            NodeKind::Seq(items) => items.iter().collect(),
+            _ => vec![n],
+        };
+        let mut legs: Vec<(Vec<Dir>, u8)> = Vec::new();
+        for item in items {
+            match &item.kind {
+                NodeKind::Step(atom) => legs.push((self.mapped(dirs_of(atom, self.ctx.topology)?), 0)),
+                NodeKind::Bracket(b) if b.nav.is_empty() && !legs.is_empty() => {
+                    for check in &b.checks {
+                        let bit = match &check.kind {
+                            CheckKind::Code(c) => Test::from_code(*c)
+                                .and_then(|t| WALK_TESTS.iter().position(|w| *w == t)),
+                            _ => None,
+                        };
+                        match (bit, legs.last_mut()) {
+                            (Some(bit), Some(leg)) => leg.1 |= 1 << bit,
+                            _ => return Ok(()),
+                        }
+                    }
+                }
+                _ => return Ok(()),
+            }
+        }
+        if legs.is_empty() || legs.len() > 4 {
+            return Ok(());
+        }
+        let legs = legs.into_iter().map(|(dirs, tests)| (self.list(dirs), tests)).collect();
+        self.prog.walks.push(legs);
+        let walk = (self.prog.walks.len() - 1) as u16;
+        self.emit(Op::Walk { walk, priority });
+        Ok(())
     }
 
     fn emit(&mut self, op: Op) -> usize {
@@ -541,6 +597,46 @@ impl<'a, 'b> ProgramBuilder<'a, 'b> {
             self.emit(Op::NavPop);
         }
         Ok(())
+    }
+}
+
+/// If `n` is exactly `(dirs)([p]\k)*` with `k` that group's variable, the
+/// group's directions.
+fn slide<'n>(n: &'n Node, r: &Resolved) -> Option<&'n DirAtom> {
+    let NodeKind::Seq(items) = &n.kind else {
+        return None;
+    };
+    let [first, second] = items.as_slice() else {
+        return None;
+    };
+    let NodeKind::Capture(atom) = &first.kind else {
+        return None;
+    };
+    let var = r.vars.get(&first.span.start)?;
+    let NodeKind::Repeat {
+        body,
+        min: 0,
+        max: None,
+        maximal: false,
+    } = &second.kind
+    else {
+        return None;
+    };
+    let body = match &body.kind {
+        NodeKind::Group(inner) => inner,
+        _ => body,
+    };
+    let NodeKind::Seq(parts) = &body.kind else {
+        return None;
+    };
+    match parts.as_slice() {
+        [check, step] => {
+            let empty = matches!(&check.kind, NodeKind::Bracket(b)
+                if b.nav.is_empty() && matches!(b.checks.as_slice(), [c] if c.kind == CheckKind::Code('p')));
+            let along = matches!(step.kind, NodeKind::Var { var: k, back: false } if k == *var);
+            (empty && along).then_some(atom)
+        }
+        _ => None,
     }
 }
 

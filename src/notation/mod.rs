@@ -13,7 +13,7 @@ pub use compile::{
     CompileContext, MoveEntry, MovedRef, ProgramBuilder, Resolved, moved_refs, resolve,
 };
 pub use parser::parse;
-pub use program::{Op, Program, Test};
+pub use program::{Op, Program, Test, WALK_TESTS};
 
 use std::fmt;
 

@@ -127,10 +127,25 @@ pub enum Op {
     /// The board's epilogue: if the hand holds a piece, `[F]` then `|`.
     Epilogue,
     /// A successful path: record the move.
-    Match {
-        priority: u8,
-    },
+    Match { priority: u8 },
+    /// Fused `(d)([p]\1)*` + epilogue + match for the directions of a
+    /// list: computes the moves directly and fails. Falls through to the
+    /// generic code after it if the path is not in its initial state.
+    Ride { list: u16, priority: u8 },
+    /// Fused fixed-step walk + epilogue + match (see [`Program::walks`]).
+    Walk { walk: u16, priority: u8 },
 }
+
+/// Content tests a [`Op::Walk`] leg can make on the square it reaches, in
+/// bit order.
+pub const WALK_TESTS: [Test; 6] = [
+    Test::Empty,
+    Test::NotEmpty,
+    Test::Enemy,
+    Test::NotEnemy,
+    Test::Friend,
+    Test::NotFriend,
+];
 
 /// A compiled piece program for one player.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -138,6 +153,8 @@ pub struct Program {
     pub ops: Vec<Op>,
     /// Direction lists referenced by `StepAny` and `Bind`.
     pub dir_lists: Vec<Vec<Dir>>,
+    /// Walks of `Op::Walk`: legs of (direction list, tests bit set).
+    pub walks: Vec<Vec<(u16, u8)>>,
     /// Number of `Iter` slots.
     pub slots: u16,
     /// The program reads `r`/`R`, so the interpreter keeps a visited set.
