@@ -335,7 +335,12 @@ impl Loader<'_> {
             handlers,
             uses_priorities,
             royal_types,
+            keys: Vec::new(),
         };
+        let codes = game.cells.len();
+        game.keys = (0..squares * codes)
+            .map(|i| crate::position::slot_key(i / codes, crate::position::Cell((i % codes) as u16)))
+            .collect();
         game.attacks = Attacks::build(&game);
         match fen::parse(&game, spec.setup.fen.get_ref(), None) {
             Ok(pos) => game.initial = pos,

@@ -103,6 +103,8 @@ pub struct Game {
     pub(crate) uses_priorities: bool,
     royal_types: Vec<u16>,
     initial: Position,
+    /// Zobrist keys of board squares, `[square * cells.len() + code]`.
+    keys: Vec<u64>,
 }
 
 impl fmt::Debug for Game {
@@ -120,6 +122,16 @@ impl Game {
     /// The starting position from the game's setup.
     pub fn initial_position(&self) -> Position {
         self.initial.clone()
+    }
+
+    /// Zobrist key of `cell` in `slot` (a table lookup for board squares).
+    #[inline]
+    pub fn key(&self, slot: usize, cell: crate::position::Cell) -> u64 {
+        let codes = self.cells.len();
+        match self.keys.get(slot * codes + cell.0 as usize) {
+            Some(k) if (cell.0 as usize) < codes => *k,
+            _ => crate::position::slot_key(slot, cell),
+        }
     }
 
     /// Number of position slots: squares, then once-flags per player.

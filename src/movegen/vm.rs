@@ -12,8 +12,8 @@ use super::moves::{MoveHeader, MoveList};
 use crate::board::{Dir, Square};
 use crate::game::Game;
 use crate::handler::{Branch, HandlerContext};
-use crate::notation::{Op, Program, Test, WALK_TESTS};
-use crate::position::{Cell, Change, NO_PIECE, Ply, slot_key};
+use crate::notation::{Op, Program, Test, WALK_HAND, WALK_MOVED, WALK_NOT_MOVED, WALK_TESTS};
+use crate::position::{Cell, Change, NO_PIECE, Ply};
 
 const NONE: u16 = u16::MAX;
 const UNBOUND: u8 = u8::MAX;
@@ -96,6 +96,10 @@ pub(crate) struct Vm {
     net: Vec<Change>,
     /// Cells put aside while [`Vm::with_original`] runs.
     saved: Vec<(u16, Cell)>,
+    /// Answers of `a`/`s` tests in this generation: (square, protect,
+    /// excluded square) — they are asked of the position before the move,
+    /// which is the same for every path.
+    attack_cache: Vec<((u16, bool, u16), bool)>,
     dedup: Dedup,
     // Path registers (restored through the log).
     hand: Cell,
@@ -105,6 +109,11 @@ pub(crate) struct Vm {
     lt_ref: u16,
     // Per run.
     mover_piece: u16,
+    /// Index in the move list of this run's first move.
+    run_start: usize,
+    /// The moves being emitted need no deduplication (set by fused
+    /// instructions of programs with `unique_targets`).
+    unique: bool,
     found: bool,
     steps: u64,
 }
@@ -114,9 +123,11 @@ impl Vm {
         Vm::default()
     }
 
-    /// Starts a new generation: forgets the moves seen for deduplication.
+    /// Starts a new generation (a new position): forgets the moves seen
+    /// for deduplication and the attack answers.
     pub fn begin(&mut self) {
         self.dedup.clear();
+        self.attack_cache.clear();
     }
 
     /// Runs `prog` for the piece on `start` and appends its moves to `out`
@@ -133,7 +144,7 @@ impl Vm {
         if prog.ops.is_empty() {
             return Ok(false);
         }
-        self.reset(env, cells, prog, start);
+        self.reset(env, cells, prog, start, out.len());
         let mut pc: usize = 0;
         let mut cursor = start;
         let mut effects: u32 = 0;
@@ -261,7 +272,9 @@ impl Vm {
                 }
                 Op::Ride { list, priority } => {
                     if self.pristine(cursor) && matches!(env.mode, Mode::Generate) {
+                        self.unique = prog.unique_targets;
                         self.ride(env, cells, &prog.dir_lists[list as usize], cursor, priority, out);
+                        self.unique = false;
                         false
                     } else {
                         true
@@ -269,8 +282,10 @@ impl Vm {
                 }
                 Op::Walk { walk, priority } => {
                     if self.pristine(cursor) && matches!(env.mode, Mode::Generate) {
+                        self.unique = prog.unique_targets;
                         let legs = &prog.walks[walk as usize];
                         self.walk(env, cells, prog, legs, cursor, cursor, priority, out);
+                        self.unique = false;
                         false
                     } else {
                         true
@@ -333,7 +348,7 @@ impl Vm {
         true
     }
 
-    fn reset(&mut self, env: &Env, cells: &[Cell], prog: &Program, start: Square) {
+    fn reset(&mut self, env: &Env, cells: &[Cell], prog: &Program, start: Square, out_len: usize) {
         self.frames.clear();
         self.log.clear();
         self.vars = [UNBOUND; 10];
@@ -349,6 +364,8 @@ impl Vm {
         self.found = false;
         self.steps = 0;
         self.mover_piece = env.game.cells.info(cells[start.index()]).piece;
+        self.run_start = out_len;
+        self.unique = false;
         if prog.uses_visited {
             self.visited.clear();
             self.visited.resize(env.game.topology.len().div_ceil(64), 0);
@@ -510,7 +527,15 @@ impl Vm {
                     return true;
                 }
                 let protect = matches!(t, Test::Protected | Test::NotProtected);
-                let hit = self.attacked_before_move(env, cells, cursor, protect);
+                let key = (cursor.0, protect, if protect { self.from } else { NONE });
+                let hit = match self.attack_cache.iter().find(|(k, _)| *k == key) {
+                    Some(&(_, hit)) => hit,
+                    None => {
+                        let hit = self.attacked_before_move(env, cells, cursor, protect);
+                        self.attack_cache.push((key, hit));
+                        hit
+                    }
+                };
                 hit == matches!(t, Test::Attacked | Test::Protected)
             }
             Test::Moved | Test::NotMoved => {
@@ -773,6 +798,13 @@ impl Vm {
             }
             return;
         };
+        if list == WALK_HAND {
+            let moved = env.game.cells.info(self.hand).moved;
+            if (tests & WALK_NOT_MOVED != 0 && moved) || (tests & WALK_MOVED != 0 && !moved) {
+                return;
+            }
+            return self.walk(env, cells, prog, rest, from, at, priority, out);
+        }
         for &d in &prog.dir_lists[list as usize] {
             if let Some(next) = env.game.topology.step(at, d)
                 && self.content_tests(env, cells[next.index()], tests)
@@ -834,7 +866,8 @@ impl Vm {
                 self.net.extend_from_slice(&[land, lift]);
             }
         }
-        self.finish_move(env, Some(from), Some(to), priority, out);
+        let captured = u16::from(self.is_enemy(env, cells[to.index()]) && from != to);
+        self.finish_move(env, Some(from), Some(to), priority, Some(captured), out);
     }
 
     /// Attack mode: did this path remove or replace the piece on `target`?
@@ -870,12 +903,11 @@ impl Vm {
         self.net.sort_unstable_by_key(|c| c.slot);
         let from = (self.from != NONE).then_some(Square(self.from));
         let to = (self.mover_drop != NONE).then_some(Square(self.mover_drop));
-        self.finish_move(env, from, to, priority, out);
+        self.finish_move(env, from, to, priority, None, out);
     }
 
-    /// The move whose changes are in `self.net`: counts captures, expands
-    /// promotions, and emits it.
-    fn finish_move(&mut self, env: &Env, from: Option<Square>, to: Option<Square>, priority: u8, out: &mut MoveList) {
+    /// Enemy pieces removed or replaced by the changes in `self.net`.
+    fn count_captures(&self, env: &Env) -> u16 {
         let game = env.game;
         let squares = game.topology.len();
         let mut captures = 0u16;
@@ -887,6 +919,22 @@ impl Vm {
                 }
             }
         }
+        captures
+    }
+
+    /// The move whose changes are in `self.net`: counts captures, expands
+    /// promotions, and emits it.
+    fn finish_move(
+        &mut self,
+        env: &Env,
+        from: Option<Square>,
+        to: Option<Square>,
+        priority: u8,
+        captures: Option<u16>,
+        out: &mut MoveList,
+    ) {
+        let game = env.game;
+        let captures = captures.unwrap_or_else(|| self.count_captures(env));
         let mut header = MoveHeader::new(self.mover_piece, from, to, priority);
         header.player = env.player as u8;
         header.captures = captures;
@@ -901,7 +949,7 @@ impl Vm {
                     && from.is_some_and(|f| game.zones.contains(promo.zone, env.player, f)));
             if enters {
                 if promo.optional {
-                    self.emit(header, out);
+                    self.emit(game, header, out);
                 }
                 let Some(at) = self.net.iter().position(|c| c.slot == to_sq.0) else {
                     return;
@@ -912,29 +960,49 @@ impl Vm {
                     self.net[at].new = game.cells.piece(target, env.player, moved);
                     let mut h = header;
                     h.promotion = target;
-                    self.emit(h, out);
+                    self.emit(game, h, out);
                 }
                 self.net[at].new = original;
                 return;
             }
         }
-        self.emit(header, out);
+        self.emit(game, header, out);
     }
 
-    fn emit(&mut self, mut header: MoveHeader, out: &mut MoveList) {
+    fn emit(&mut self, game: &Game, mut header: MoveHeader, out: &mut MoveList) {
         let mut delta = 0u64;
         for c in &self.net {
-            delta ^= slot_key(c.slot as usize, c.old) ^ slot_key(c.slot as usize, c.new);
+            delta ^= game.key(c.slot as usize, c.old) ^ game.key(c.slot as usize, c.new);
         }
         header.hash_delta = delta;
-        if let Some(i) = self.dedup.seen(delta, &self.net, out) {
+        if self.unique {
+            out.push(header, &self.net, &self.landings);
+            return;
+        }
+        if let Some(i) = self.duplicate(delta, header.from(), out) {
             // The same move from another alternative: keep the higher priority.
             let h = out.header_mut(i);
             h.priority = h.priority.max(header.priority);
             return;
         }
-        self.dedup.insert(delta, out.len() as u32);
         out.push(header, &self.net, &self.landings);
+    }
+
+    /// An identical move generated before. A move that takes its piece off
+    /// its start square can only equal moves of the same piece, which are
+    /// the ones of this run; others (the piece comes back) are looked up in
+    /// the whole generation.
+    fn duplicate(&mut self, delta: u64, from: Option<Square>, out: &MoveList) -> Option<usize> {
+        let lifts = from.is_some_and(|f| self.net.iter().any(|c| c.slot == f.0 && c.new.is_empty()));
+        if lifts {
+            return (self.run_start..out.len())
+                .find(|&i| out.header(i).hash_delta == delta && out.get(i).changes == self.net.as_slice());
+        }
+        let found = self.dedup.seen(delta, &self.net, out);
+        if found.is_none() {
+            self.dedup.insert(delta, out.len() as u32);
+        }
+        found
     }
 }
 

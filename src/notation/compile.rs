@@ -7,7 +7,7 @@
 use std::collections::HashMap;
 
 use super::ast::{Bracket, CheckKind, DirAtom, Nav, Node, NodeKind, Span};
-use super::program::{Op, Program, Test, WALK_TESTS};
+use super::program::{Op, Program, Test, WALK_HAND, WALK_MOVED, WALK_NOT_MOVED, WALK_TESTS};
 use super::{ErrorKind, NotationError};
 use crate::board::{Dir, DirMap, Topology, Zones};
 
@@ -316,9 +316,12 @@ impl<'a, 'b> ProgramBuilder<'a, 'b> {
                 _ => flat.push((entry.node, *resolved, *once_base, entry.priority)),
             }
         }
+        let mut all_fused = true;
         for (i, &(node, resolved, once_base, priority)) in flat.iter().enumerate() {
             let fork = (i + 1 < flat.len()).then(|| self.emit(Op::Fork(0)));
+            let before = self.prog.ops.len();
             self.fuse(node, resolved, priority)?;
+            all_fused &= self.prog.ops.len() > before;
             self.node(node, resolved, once_base)?;
             self.emit(Op::Epilogue);
             self.emit(Op::Match { priority });
@@ -326,7 +329,65 @@ impl<'a, 'b> ProgramBuilder<'a, 'b> {
                 self.patch(f);
             }
         }
+        self.prog.unique_targets = all_fused && self.fused_targets_disjoint();
         Ok(self.prog)
+    }
+
+    /// True if the fused instructions of the program can never reach the
+    /// same square twice: all displacements of all walks are distinct, and
+    /// none lies on a slide's ray; slides have pairwise non-parallel
+    /// directions. Only on boards whose directions are vectors.
+    fn fused_targets_disjoint(&self) -> bool {
+        let topo = self.ctx.topology;
+        if !topo.all_vectors() {
+            return false;
+        }
+        let vector = |d: Dir| match topo.direction(d).kind {
+            crate::board::DirKind::Vector(v) => v,
+            crate::board::DirKind::Links => [0; 3],
+        };
+        let mut rays: Vec<[i32; 3]> = Vec::new();
+        let mut points: Vec<[i32; 3]> = Vec::new();
+        for op in &self.prog.ops {
+            match *op {
+                Op::Ride { list, .. } => rays.extend(self.prog.dir_lists[list as usize].iter().map(|d| vector(*d))),
+                Op::Walk { walk, .. } => {
+                    let mut sums = vec![[0i32; 3]];
+                    for &(list, _) in &self.prog.walks[walk as usize] {
+                        if list == WALK_HAND {
+                            continue;
+                        }
+                        let dirs = &self.prog.dir_lists[list as usize];
+                        sums = sums
+                            .iter()
+                            .flat_map(|s| dirs.iter().map(move |d| (s, *d)))
+                            .map(|(s, d)| {
+                                let v = vector(d);
+                                [s[0] + v[0], s[1] + v[1], s[2] + v[2]]
+                            })
+                            .collect();
+                        if sums.len() > 4096 {
+                            return false;
+                        }
+                    }
+                    points.extend(sums);
+                }
+                _ => {}
+            }
+        }
+        let parallel = |a: [i32; 3], b: [i32; 3]| {
+            let cross = [
+                a[1] * b[2] - a[2] * b[1],
+                a[2] * b[0] - a[0] * b[2],
+                a[0] * b[1] - a[1] * b[0],
+            ];
+            cross == [0; 3] && (0..3).map(|i| a[i] * b[i]).sum::<i32>() > 0
+        };
+        let mut seen = std::collections::HashSet::new();
+        points.iter().all(|p| *p != [0; 3] && seen.insert(*p))
+            && rays.iter().enumerate().all(|(i, a)| {
+                *a != [0; 3] && rays[..i].iter().all(|b| !parallel(*a, *b)) && points.iter().all(|p| !parallel(*a, *p))
+            })
     }
 
     /// Emits a fused instruction for the common shapes of a whole move
@@ -341,15 +402,26 @@ impl<'a, 'b> ProgramBuilder<'a, 'b> {
             }
             return Ok(());
         }
-        let items: Vec<&Node> = match &n.kind {
-            NodeKind::Seq(items) => items.iter().collect(),
-            _ => vec![n],
-        };
+        let mut items: Vec<&Node> = Vec::new();
+        if !flatten_fixed(n, &mut items) {
+            return Ok(());
+        }
         let mut legs: Vec<(Vec<Dir>, u8)> = Vec::new();
+        let mut hand_tests = 0u8;
         for item in items {
             match &item.kind {
                 NodeKind::Step(atom) => legs.push((self.mapped(dirs_of(atom, self.ctx.topology)?), 0)),
-                NodeKind::Bracket(b) if b.nav.is_empty() && !legs.is_empty() => {
+                NodeKind::Bracket(b) if b.nav.is_empty() && legs.is_empty() => {
+                    // Before the first step the hand holds the moving piece.
+                    for check in &b.checks {
+                        match check.kind {
+                            CheckKind::Code('M') => hand_tests |= WALK_NOT_MOVED,
+                            CheckKind::Code('m') => hand_tests |= WALK_MOVED,
+                            _ => return Ok(()),
+                        }
+                    }
+                }
+                NodeKind::Bracket(b) if b.nav.is_empty() => {
                     for check in &b.checks {
                         let bit = match &check.kind {
                             CheckKind::Code(c) => Test::from_code(*c)
@@ -368,7 +440,10 @@ impl<'a, 'b> ProgramBuilder<'a, 'b> {
         if legs.is_empty() || legs.len() > 4 {
             return Ok(());
         }
-        let legs = legs.into_iter().map(|(dirs, tests)| (self.list(dirs), tests)).collect();
+        let mut legs: Vec<(u16, u8)> = legs.into_iter().map(|(dirs, tests)| (self.list(dirs), tests)).collect();
+        if hand_tests != 0 {
+            legs.insert(0, (WALK_HAND, hand_tests));
+        }
         self.prog.walks.push(legs);
         let walk = (self.prog.walks.len() - 1) as u16;
         self.emit(Op::Walk { walk, priority });
@@ -597,6 +672,23 @@ impl<'a, 'b> ProgramBuilder<'a, 'b> {
             self.emit(Op::NavPop);
         }
         Ok(())
+    }
+}
+
+/// Lists the items of `n` in order, expanding groups and repetitions with
+/// a fixed small count; false if `n` has other structure.
+fn flatten_fixed<'n>(n: &'n Node, out: &mut Vec<&'n Node>) -> bool {
+    match &n.kind {
+        NodeKind::Seq(items) => items.iter().all(|i| flatten_fixed(i, out)),
+        NodeKind::Group(inner) => flatten_fixed(inner, out),
+        NodeKind::Repeat { body, min, max, .. } if Some(*min) == *max && *min <= 4 => {
+            (0..*min).all(|_| flatten_fixed(body, out))
+        }
+        NodeKind::Step(_) | NodeKind::Bracket(_) => {
+            out.push(n);
+            true
+        }
+        _ => false,
     }
 }
 

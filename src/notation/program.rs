@@ -136,6 +136,12 @@ pub enum Op {
     Walk { walk: u16, priority: u8 },
 }
 
+/// A walk's first leg with this list tests the moving piece (in the hand)
+/// instead of stepping: bits [`WALK_NOT_MOVED`] and [`WALK_MOVED`].
+pub const WALK_HAND: u16 = u16::MAX;
+pub const WALK_NOT_MOVED: u8 = 1;
+pub const WALK_MOVED: u8 = 2;
+
 /// Content tests a [`Op::Walk`] leg can make on the square it reaches, in
 /// bit order.
 pub const WALK_TESTS: [Test; 6] = [
@@ -161,4 +167,8 @@ pub struct Program {
     pub uses_visited: bool,
     /// The program reads `a A s S`.
     pub uses_attacks: bool,
+    /// Every alternative is a fused instruction and no two of them (nor two
+    /// paths of one) can reach the same square: the moves need no
+    /// deduplication.
+    pub unique_targets: bool,
 }
