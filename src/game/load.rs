@@ -339,7 +339,9 @@ impl Loader<'_> {
         };
         let codes = game.cells.len();
         game.keys = (0..squares * codes)
-            .map(|i| crate::position::slot_key(i / codes, crate::position::Cell((i % codes) as u16)))
+            .map(|i| {
+                crate::position::slot_key(i / codes, crate::position::Cell((i % codes) as u16))
+            })
             .collect();
         game.attacks = Attacks::build(&game);
         match fen::parse(&game, spec.setup.fen.get_ref(), None) {
@@ -448,10 +450,12 @@ impl Loader<'_> {
                     }
                 },
             };
+            let north = topo.dir('N').map(|d| map.apply(d));
             players.push(Player {
                 name: name.clone(),
                 letter,
                 map,
+                north,
             });
         }
         Some(players)

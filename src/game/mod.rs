@@ -26,6 +26,8 @@ pub struct Player {
     pub name: String,
     pub letter: char,
     pub map: DirMap,
+    /// The board direction this player calls `N`, if the board has one.
+    pub north: Option<crate::board::Dir>,
 }
 
 /// A piece type.
@@ -193,7 +195,7 @@ impl Game {
             return None;
         }
         let (from, to) = (mv.header.from()?, mv.header.to()?);
-        let north = self.players[side].map.apply(self.topology.dir('N')?);
+        let north = self.players[side].north?;
         let mid = self.topology.step(from, north)?;
         (self.topology.step(mid, north) == Some(to)).then_some(mid)
     }

@@ -194,22 +194,25 @@ impl ReadSet {
     /// else the set cares about: true if every ray stopped at `at` still
     /// meets no attacker. `false` means "test properly".
     pub fn rays_safe(&self, game: &Game, cells: &[Cell], at: Square) -> bool {
-        self.rays[..self.ray_count].iter().filter(|r| r.at == at.0).all(|r| {
-            let mut sq = at;
-            while let Some(next) = game.topology.step(sq, Dir(r.dir)) {
-                let c = cells[next.index()];
-                if !c.is_empty() {
-                    let info = game.cells.info(c);
-                    let hit = !c.is_marked()
-                        && info.owner == r.by
-                        && info.piece < 64
-                        && r.mask & (1u64 << info.piece) != 0;
-                    return !hit;
+        self.rays[..self.ray_count]
+            .iter()
+            .filter(|r| r.at == at.0)
+            .all(|r| {
+                let mut sq = at;
+                while let Some(next) = game.topology.step(sq, Dir(r.dir)) {
+                    let c = cells[next.index()];
+                    if !c.is_empty() {
+                        let info = game.cells.info(c);
+                        let hit = !c.is_marked()
+                            && info.owner == r.by
+                            && info.piece < 64
+                            && r.mask & (1u64 << info.piece) != 0;
+                        return !hit;
+                    }
+                    sq = next;
                 }
-                sq = next;
-            }
-            true
-        })
+                true
+            })
     }
 }
 
@@ -427,7 +430,16 @@ impl AttackTable {
         }
         if node.ray_dir != NO_RAY {
             if c.is_empty() {
-                if self.ray(game, view, by, exclude, rec, sq, Dir(node.ray_dir), node.ray_mask) {
+                if self.ray(
+                    game,
+                    view,
+                    by,
+                    exclude,
+                    rec,
+                    sq,
+                    Dir(node.ray_dir),
+                    node.ray_mask,
+                ) {
                     return true;
                 }
             } else {

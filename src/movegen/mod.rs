@@ -37,8 +37,23 @@ impl Generator {
         pos: &mut Position,
         out: &mut MoveList,
     ) -> Result<(), GenError> {
+        self.pseudo_legal_seeded(game, pos, out, &[])
+    }
+
+    /// [`Generator::pseudo_legal`], told in advance whether some squares
+    /// are attacked (`[a]` on them needs no test).
+    fn pseudo_legal_seeded(
+        &mut self,
+        game: &Game,
+        pos: &mut Position,
+        out: &mut MoveList,
+        attacked: &[(Square, bool)],
+    ) -> Result<(), GenError> {
         out.clear();
         self.vm.begin();
+        for &(sq, hit) in attacked {
+            self.vm.seed_attack(sq, hit);
+        }
         let player = pos.side();
         self.bits.clear();
         self.bits.extend_from_slice(pos.owner_bits(player));
@@ -72,8 +87,10 @@ impl Generator {
         pos: &mut Position,
         out: &mut MoveList,
     ) -> Result<(), GenError> {
-        self.pseudo_legal(game, pos, out)?;
-        if let Some(guard) = RoyalGuard::new(game, pos) {
+        let guard = RoyalGuard::new(game, pos);
+        let seeds = guard.as_ref().map_or(&[][..], |g| g.seeds());
+        self.pseudo_legal_seeded(game, pos, out, seeds)?;
+        if let Some(guard) = guard {
             self.keep.clear();
             for i in 0..out.len() {
                 let mv = out.get(i);
@@ -122,6 +139,8 @@ struct RoyalGuard {
     /// Quick clearance is allowed (not in check, and the read sets are exact).
     quick: bool,
     read: ReadSet,
+    seeds: [(Square, bool); 4],
+    seed_count: usize,
 }
 
 impl RoyalGuard {
@@ -135,28 +154,38 @@ impl RoyalGuard {
             player,
             quick: game.attacks.local && game.topology.len() <= 64 * 8,
             read: ReadSet::default(),
+            seeds: [(Square(0), false); 4],
+            seed_count: 0,
         };
         if !guard.quick {
             return Some(guard);
         }
         for &t in game.royal_types() {
             for sq in squares_of(pos.piece_bits(player, t as usize)) {
-                for by in (0..game.players.len()).filter(|b| *b != player) {
-                    if attack::attacked_recording(
+                let hit = (0..game.players.len()).filter(|b| *b != player).any(|by| {
+                    attack::attacked_recording(
                         game,
                         pos.cells(),
                         pos.history(),
                         sq,
                         by,
                         &mut guard.read,
-                    ) {
-                        guard.quick = false;
-                        return Some(guard);
-                    }
+                    )
+                });
+                guard.quick &= !hit;
+                if guard.seed_count < guard.seeds.len() {
+                    guard.seeds[guard.seed_count] = (sq, hit);
+                    guard.seed_count += 1;
                 }
             }
         }
         Some(guard)
+    }
+
+    /// Whether each royal piece is attacked now, as found while recording:
+    /// the answers `[a]` on those squares gives during this generation.
+    fn seeds(&self) -> &[(Square, bool)] {
+        &self.seeds[..self.seed_count]
     }
 
     /// After `mv` has been made on `pos`: are the mover's royal pieces safe?
@@ -173,7 +202,9 @@ impl RoyalGuard {
     fn cleared(&self, game: &Game, pos: &Position, mv: MoveRef) -> bool {
         let r = &self.read;
         let strict = |slot: usize| ReadSet::has(&r.strict, slot);
-        if mv.header.from().is_some_and(|s| strict(s.index())) || mv.header.to().is_some_and(|s| strict(s.index())) {
+        if mv.header.from().is_some_and(|s| strict(s.index()))
+            || mv.header.to().is_some_and(|s| strict(s.index()))
+        {
             return false;
         }
         mv.changes.iter().all(|c| {
@@ -185,7 +216,8 @@ impl RoyalGuard {
                 if ReadSet::has(&r.blocked, slot) {
                     return false;
                 }
-                return !ReadSet::has(&r.ray_stops, slot) || r.rays_safe(game, pos.cells(), Square(c.slot));
+                return !ReadSet::has(&r.ray_stops, slot)
+                    || r.rays_safe(game, pos.cells(), Square(c.slot));
             }
             let info = game.cells.info(c.new);
             let ours = !info.phantom && info.owner as usize == self.player;
@@ -215,8 +247,9 @@ fn perft_at(
     let (list, rest) = lists.split_first_mut().expect("one list per ply");
     let mut nodes = 0;
     if Generator::streaming(game) {
-        generator.pseudo_legal(game, pos, list)?;
         let guard = RoyalGuard::new(game, pos);
+        let seeds = guard.as_ref().map_or(&[][..], |g| g.seeds());
+        generator.pseudo_legal_seeded(game, pos, list, seeds)?;
         for i in 0..list.len() {
             let mv = list.get(i);
             game.make(pos, mv);

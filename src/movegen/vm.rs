@@ -114,6 +114,8 @@ pub(crate) struct Vm {
     /// The moves being emitted need no deduplication (set by fused
     /// instructions of programs with `unique_targets`).
     unique: bool,
+    /// Facts about the moving piece for [`Vm::emit_simple`].
+    simple: Simple,
     found: bool,
     steps: u64,
 }
@@ -121,6 +123,11 @@ pub(crate) struct Vm {
 impl Vm {
     pub fn new() -> Self {
         Vm::default()
+    }
+
+    /// Records that `[a]` on `sq` is `hit` in this generation.
+    pub fn seed_attack(&mut self, sq: Square, hit: bool) {
+        self.attack_cache.push(((sq.0, false, NONE), hit));
     }
 
     /// Starts a new generation (a new position): forgets the moves seen
@@ -273,7 +280,14 @@ impl Vm {
                 Op::Ride { list, priority } => {
                     if self.pristine(cursor) && matches!(env.mode, Mode::Generate) {
                         self.unique = prog.unique_targets;
-                        self.ride(env, cells, &prog.dir_lists[list as usize], cursor, priority, out);
+                        self.ride(
+                            env,
+                            cells,
+                            &prog.dir_lists[list as usize],
+                            cursor,
+                            priority,
+                            out,
+                        );
                         self.unique = false;
                         false
                     } else {
@@ -366,6 +380,7 @@ impl Vm {
         self.mover_piece = env.game.cells.info(cells[start.index()]).piece;
         self.run_start = out_len;
         self.unique = false;
+        self.simple.hand = Cell::EMPTY;
         if prog.uses_visited {
             self.visited.clear();
             self.visited.resize(env.game.topology.len().div_ceil(64), 0);
@@ -559,7 +574,13 @@ impl Vm {
     }
 
     /// `a`/`s`: evaluated on the position as it was when the move started.
-    fn attacked_before_move(&mut self, env: &Env, cells: &mut [Cell], sq: Square, protect: bool) -> bool {
+    fn attacked_before_move(
+        &mut self,
+        env: &Env,
+        cells: &mut [Cell],
+        sq: Square,
+        protect: bool,
+    ) -> bool {
         let game = env.game;
         let (player, from, history) = (env.player, self.from, env.history);
         self.with_original(cells, |cells| {
@@ -573,9 +594,14 @@ impl Vm {
                 let exclude = (from != NONE).then_some(Square(from));
                 attack::attacked(game, cells, history, sq, player, hypo, exclude)
             } else {
-                let hypo = if here.is_empty() { game.cells.phantom(player) } else { here };
-                (0..game.players.len())
-                    .any(|by| by != player && attack::attacked(game, cells, history, sq, by, hypo, None))
+                let hypo = if here.is_empty() {
+                    game.cells.phantom(player)
+                } else {
+                    here
+                };
+                (0..game.players.len()).any(|by| {
+                    by != player && attack::attacked(game, cells, history, sq, by, hypo, None)
+                })
             }
         })
     }
@@ -757,7 +783,15 @@ impl Vm {
     }
 
     /// `Ride`: the slide `(d)([p]\1)*` plus the epilogue, for each `d`.
-    fn ride(&mut self, env: &Env, cells: &[Cell], dirs: &[Dir], from: Square, priority: u8, out: &mut MoveList) {
+    fn ride(
+        &mut self,
+        env: &Env,
+        cells: &[Cell],
+        dirs: &[Dir],
+        from: Square,
+        priority: u8,
+        out: &mut MoveList,
+    ) {
         let topo = &env.game.topology;
         for &d in dirs {
             let mut sq = from;
@@ -832,42 +866,108 @@ impl Vm {
 
     /// Emits the move that lifts the moving piece from `from` and drops it
     /// on `to` (what `record` would find for such a path).
-    fn emit_simple(&mut self, env: &Env, cells: &[Cell], from: Square, to: Square, priority: u8, out: &mut MoveList) {
+    fn emit_simple(
+        &mut self,
+        env: &Env,
+        cells: &[Cell],
+        from: Square,
+        to: Square,
+        priority: u8,
+        out: &mut MoveList,
+    ) {
         let game = env.game;
-        let info = game.cells.info(self.hand);
-        let dropped = if info.piece != NO_PIECE && game.pieces[info.piece as usize].tracks_moved {
-            game.cells.with_moved(self.hand, true)
-        } else {
-            self.hand
-        };
-        self.net.clear();
-        if from == to {
-            if dropped != self.hand {
-                self.net.push(Change {
+        if self.simple.hand != self.hand {
+            self.prepare_simple(game);
+        }
+        let old = cells[to.index()];
+        let promotes = self.simple.promotes
+            && game.pieces[self.mover_piece as usize]
+                .promotion
+                .as_ref()
+                .is_some_and(|p| {
+                    game.zones.contains(p.zone, env.player, to)
+                        || (p.from_zone && game.zones.contains(p.zone, env.player, from))
+                });
+        if from == to || promotes {
+            // Rare cases go the general way.
+            self.net.clear();
+            let dropped = self.simple.dropped;
+            if from == to {
+                if dropped != self.hand {
+                    self.net.push(Change {
+                        slot: from.0,
+                        old: self.hand,
+                        new: dropped,
+                    });
+                }
+            } else {
+                let lift = Change {
                     slot: from.0,
                     old: self.hand,
+                    new: Cell::EMPTY,
+                };
+                let land = Change {
+                    slot: to.0,
+                    old,
                     new: dropped,
-                });
+                };
+                let pair = if from < to {
+                    [lift, land]
+                } else {
+                    [land, lift]
+                };
+                self.net.extend_from_slice(&pair);
             }
-        } else {
-            let lift = Change {
-                slot: from.0,
-                old: self.hand,
-                new: Cell::EMPTY,
-            };
-            let land = Change {
-                slot: to.0,
-                old: cells[to.index()],
-                new: dropped,
-            };
-            if from < to {
-                self.net.extend_from_slice(&[lift, land]);
-            } else {
-                self.net.extend_from_slice(&[land, lift]);
-            }
+            let captured = u16::from(self.is_enemy(env, old) && from != to);
+            self.finish_move(env, Some(from), Some(to), priority, Some(captured), out);
+            return;
         }
-        let captured = u16::from(self.is_enemy(env, cells[to.index()]) && from != to);
-        self.finish_move(env, Some(from), Some(to), priority, Some(captured), out);
+        let lift = Change {
+            slot: from.0,
+            old: self.hand,
+            new: Cell::EMPTY,
+        };
+        let land = Change {
+            slot: to.0,
+            old,
+            new: self.simple.dropped,
+        };
+        let pair = if from < to {
+            [lift, land]
+        } else {
+            [land, lift]
+        };
+        let mut header = MoveHeader::new(self.mover_piece, Some(from), Some(to), priority);
+        header.player = env.player as u8;
+        header.captures = u16::from(self.is_enemy(env, old));
+        header.hash_delta = self.simple.lift_key
+            ^ game.key(to.index(), old)
+            ^ game.key(to.index(), self.simple.dropped);
+        if !self.unique
+            && let Some(i) = self.duplicate(header.hash_delta, header.from(), &pair, out)
+        {
+            let h = out.header_mut(i);
+            h.priority = h.priority.max(header.priority);
+            return;
+        }
+        out.push(header, &pair, &[]);
+    }
+
+    /// Caches what [`Vm::emit_simple`] needs to know about the piece in the
+    /// hand.
+    fn prepare_simple(&mut self, game: &Game) {
+        let info = game.cells.info(self.hand);
+        let piece = game.pieces.get(info.piece as usize);
+        self.simple = Simple {
+            hand: self.hand,
+            dropped: if piece.is_some_and(|p| p.tracks_moved) {
+                game.cells.with_moved(self.hand, true)
+            } else {
+                self.hand
+            },
+            promotes: piece.is_some_and(|p| p.promotion.is_some()),
+            lift_key: game.key(self.from as usize, self.hand),
+        };
     }
 
     /// Attack mode: did this path remove or replace the piece on `target`?
@@ -979,7 +1079,10 @@ impl Vm {
             out.push(header, &self.net, &self.landings);
             return;
         }
-        if let Some(i) = self.duplicate(delta, header.from(), out) {
+        let net = std::mem::take(&mut self.net);
+        let dup = self.duplicate(delta, header.from(), &net, out);
+        self.net = net;
+        if let Some(i) = dup {
             // The same move from another alternative: keep the higher priority.
             let h = out.header_mut(i);
             h.priority = h.priority.max(header.priority);
@@ -992,18 +1095,36 @@ impl Vm {
     /// its start square can only equal moves of the same piece, which are
     /// the ones of this run; others (the piece comes back) are looked up in
     /// the whole generation.
-    fn duplicate(&mut self, delta: u64, from: Option<Square>, out: &MoveList) -> Option<usize> {
-        let lifts = from.is_some_and(|f| self.net.iter().any(|c| c.slot == f.0 && c.new.is_empty()));
+    fn duplicate(
+        &mut self,
+        delta: u64,
+        from: Option<Square>,
+        changes: &[Change],
+        out: &MoveList,
+    ) -> Option<usize> {
+        let lifts = from.is_some_and(|f| changes.iter().any(|c| c.slot == f.0 && c.new.is_empty()));
         if lifts {
             return (self.run_start..out.len())
-                .find(|&i| out.header(i).hash_delta == delta && out.get(i).changes == self.net.as_slice());
+                .find(|&i| out.header(i).hash_delta == delta && out.get(i).changes == changes);
         }
-        let found = self.dedup.seen(delta, &self.net, out);
+        let found = self.dedup.seen(delta, changes, out);
         if found.is_none() {
             self.dedup.insert(delta, out.len() as u32);
         }
         found
     }
+}
+
+/// What [`Vm::emit_simple`] needs about the piece in the hand.
+#[derive(Clone, Copy, Default)]
+struct Simple {
+    /// The hand these facts are about.
+    hand: Cell,
+    /// The piece as it is dropped (with its has-moved flag set if kept).
+    dropped: Cell,
+    promotes: bool,
+    /// Key of the piece on its start square.
+    lift_key: u64,
 }
 
 /// Remembers the moves generated so far by their hash delta, so a second

@@ -310,9 +310,11 @@ impl<'a, 'b> ProgramBuilder<'a, 'b> {
         let mut flat: Vec<(&Node, &Resolved, u16, u8)> = Vec::new();
         for (entry, resolved, once_base) in entries {
             match &entry.node.kind {
-                NodeKind::Alt(branches) => {
-                    flat.extend(branches.iter().map(|b| (b, *resolved, *once_base, entry.priority)))
-                }
+                NodeKind::Alt(branches) => flat.extend(
+                    branches
+                        .iter()
+                        .map(|b| (b, *resolved, *once_base, entry.priority)),
+                ),
                 _ => flat.push((entry.node, *resolved, *once_base, entry.priority)),
             }
         }
@@ -350,7 +352,11 @@ impl<'a, 'b> ProgramBuilder<'a, 'b> {
         let mut points: Vec<[i32; 3]> = Vec::new();
         for op in &self.prog.ops {
             match *op {
-                Op::Ride { list, .. } => rays.extend(self.prog.dir_lists[list as usize].iter().map(|d| vector(*d))),
+                Op::Ride { list, .. } => rays.extend(
+                    self.prog.dir_lists[list as usize]
+                        .iter()
+                        .map(|d| vector(*d)),
+                ),
                 Op::Walk { walk, .. } => {
                     let mut sums = vec![[0i32; 3]];
                     for &(list, _) in &self.prog.walks[walk as usize] {
@@ -386,7 +392,9 @@ impl<'a, 'b> ProgramBuilder<'a, 'b> {
         let mut seen = std::collections::HashSet::new();
         points.iter().all(|p| *p != [0; 3] && seen.insert(*p))
             && rays.iter().enumerate().all(|(i, a)| {
-                *a != [0; 3] && rays[..i].iter().all(|b| !parallel(*a, *b)) && points.iter().all(|p| !parallel(*a, *p))
+                *a != [0; 3]
+                    && rays[..i].iter().all(|b| !parallel(*a, *b))
+                    && points.iter().all(|p| !parallel(*a, *p))
             })
     }
 
@@ -410,7 +418,9 @@ impl<'a, 'b> ProgramBuilder<'a, 'b> {
         let mut hand_tests = 0u8;
         for item in items {
             match &item.kind {
-                NodeKind::Step(atom) => legs.push((self.mapped(dirs_of(atom, self.ctx.topology)?), 0)),
+                NodeKind::Step(atom) => {
+                    legs.push((self.mapped(dirs_of(atom, self.ctx.topology)?), 0))
+                }
                 NodeKind::Bracket(b) if b.nav.is_empty() && legs.is_empty() => {
                     // Before the first step the hand holds the moving piece.
                     for check in &b.checks {
@@ -440,7 +450,10 @@ impl<'a, 'b> ProgramBuilder<'a, 'b> {
         if legs.is_empty() || legs.len() > 4 {
             return Ok(());
         }
-        let mut legs: Vec<(u16, u8)> = legs.into_iter().map(|(dirs, tests)| (self.list(dirs), tests)).collect();
+        let mut legs: Vec<(u16, u8)> = legs
+            .into_iter()
+            .map(|(dirs, tests)| (self.list(dirs), tests))
+            .collect();
         if hand_tests != 0 {
             legs.insert(0, (WALK_HAND, hand_tests));
         }

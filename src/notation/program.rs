@@ -127,13 +127,21 @@ pub enum Op {
     /// The board's epilogue: if the hand holds a piece, `[F]` then `|`.
     Epilogue,
     /// A successful path: record the move.
-    Match { priority: u8 },
+    Match {
+        priority: u8,
+    },
     /// Fused `(d)([p]\1)*` + epilogue + match for the directions of a
     /// list: computes the moves directly and fails. Falls through to the
     /// generic code after it if the path is not in its initial state.
-    Ride { list: u16, priority: u8 },
+    Ride {
+        list: u16,
+        priority: u8,
+    },
     /// Fused fixed-step walk + epilogue + match (see [`Program::walks`]).
-    Walk { walk: u16, priority: u8 },
+    Walk {
+        walk: u16,
+        priority: u8,
+    },
 }
 
 /// A walk's first leg with this list tests the moving piece (in the hand)

@@ -57,6 +57,9 @@ pub struct CellTable {
     players: usize,
     types: usize,
     table: Vec<CellInfo>,
+    /// Per code: the owner and `owner * types + piece` (the position's
+    /// bitset rows), or `None` for empty cells and phantoms.
+    rows: Vec<Option<(u32, u32)>>,
 }
 
 impl CellTable {
@@ -87,11 +90,33 @@ impl CellTable {
                 phantom: true,
             });
         }
+        let rows = table
+            .iter()
+            .map(|i| {
+                (i.piece != NO_PIECE).then(|| {
+                    (
+                        i.owner as u32,
+                        i.owner as u32 * types as u32 + i.piece as u32,
+                    )
+                })
+            })
+            .collect();
         CellTable {
             players,
             types,
             table,
+            rows,
         }
+    }
+
+    /// The owner and the bitset row (`owner * types + piece`) of a piece.
+    #[inline]
+    pub fn rows(&self, c: Cell) -> Option<(usize, usize)> {
+        self.rows
+            .get(c.unmarked().0 as usize)
+            .copied()
+            .flatten()
+            .map(|(o, r)| (o as usize, r as usize))
     }
 
     #[inline]

@@ -121,17 +121,13 @@ impl Position {
         self.cells[slot] = new;
         if slot < self.squares {
             let (w, bit) = (slot / 64, 1u64 << (slot % 64));
-            let o = table.info(old);
-            if o.piece != NO_PIECE {
-                self.by_owner[o.owner as usize * self.words + w] &= !bit;
-                self.by_piece
-                    [(o.owner as usize * self.types + o.piece as usize) * self.words + w] &= !bit;
+            if let Some((owner, row)) = table.rows(old) {
+                self.by_owner[owner * self.words + w] &= !bit;
+                self.by_piece[row * self.words + w] &= !bit;
             }
-            let n = table.info(new);
-            if n.piece != NO_PIECE {
-                self.by_owner[n.owner as usize * self.words + w] |= bit;
-                self.by_piece
-                    [(n.owner as usize * self.types + n.piece as usize) * self.words + w] |= bit;
+            if let Some((owner, row)) = table.rows(new) {
+                self.by_owner[owner * self.words + w] |= bit;
+                self.by_piece[row * self.words + w] |= bit;
             }
         }
     }
