@@ -149,7 +149,7 @@ pub(crate) fn attacked_recording(
 /// square (history conditions). Squares where a compressed ray stopped are
 /// kept apart in `rays`: when one of them empties, following that one ray
 /// on is enough (see [`ReadSet::rays_safe`]).
-#[derive(Clone, Copy)]
+#[derive(Clone, Copy, Default)]
 pub(crate) struct ReadSet {
     pub read: [u64; 8],
     pub blocked: [u64; 8],
@@ -168,19 +168,6 @@ struct RayStop {
     dir: u8,
     by: u8,
     mask: u64,
-}
-
-impl Default for ReadSet {
-    fn default() -> ReadSet {
-        ReadSet {
-            read: [0; 8],
-            blocked: [0; 8],
-            strict: [0; 8],
-            ray_stops: [0; 8],
-            rays: [RayStop::default(); 16],
-            ray_count: 0,
-        }
-    }
 }
 
 impl ReadSet {
