@@ -316,3 +316,53 @@ fn black_reads_directions_through_its_map() {
     let game = lab("N", "");
     assert_eq!(moves(&game, "8/8/8/3t4/8/8/8/8 b"), v(&["d5d4"]));
 }
+
+#[test]
+fn boards_with_link_chains_and_removed_squares() {
+    let source = r#"
+[game]
+players = ["White", "Black"]
+[board]
+grid = "a-c x 3-1"
+remove = "c3"
+[board.directions]
+N = [0, -1]
+S = [0, 1]
+E = [1, 0]
+W = [-1, 0]
+O = "a1>b2, b1>c2"
+R = "b2>a1, c2>b1"
+[pieces.Tester]
+letter = "T"
+moves = '(*)([p]\1)*'
+[setup]
+fen = "3/3/T2 w"
+"#;
+    let game = dagaz::game::load_str(source, "links.toml", "links").unwrap();
+    assert_eq!(game.topology.len(), 8);
+    let o = game.topology.dir('O').unwrap();
+    assert_eq!(game.topology.opposite(o), game.topology.dir('R'));
+    assert_eq!(moves(&game, "3/3/T2 w"), v(&["a1a2", "a1a3", "a1b1", "a1c1", "a1b2"]));
+    assert_eq!(moves(&game, "3/3/1T1 w"), v(&["b1a1", "b1b2", "b1b3", "b1c1", "b1c2"]));
+    // The removed square is not on the board.
+    assert!(game.topology.square("c3").is_none());
+}
+
+#[test]
+fn large_grids_beyond_26_files() {
+    let source = r#"
+[game]
+players = ["White", "Black"]
+[board]
+grid = "a-ad x 12-1"
+[pieces.Tester]
+letter = "T"
+moves = '(+)([p]\1)*'
+[setup]
+fen = "30/30/30/30/30/30/30/30/30/30/30/T29 w"
+"#;
+    let game = dagaz::game::load_str(source, "wide.toml", "wide").unwrap();
+    let got = moves(&game, "30/30/30/30/30/30/30/30/30/30/30/T29 w");
+    assert_eq!(got.len(), 29 + 11);
+    assert!(got.contains(&"a1ad1".to_string()) && got.contains(&"a1a12".to_string()));
+}
