@@ -28,17 +28,39 @@ fn promotion_offers_every_piece() {
         .collect();
     assert_eq!(
         got,
-        v(&["e7e8q", "e7e8r", "e7e8b", "e7e8n", "e7d8q", "e7d8r", "e7d8b", "e7d8n"])
+        v(&[
+            "e7e8q", "e7e8r", "e7e8b", "e7e8n", "e7d8q", "e7d8r", "e7d8b", "e7d8n"
+        ])
     );
 }
 
 #[test]
 fn checkmate_and_stalemate() {
-    let mate = result("rnbqkbnr/pppp1ppp/8/4p3/6P1/5P2/PPPPP2P/RNBQKBNR b KQkq - 0 2", &["d8h4"]);
-    assert_eq!(mate, Some(GameResult::Win { winner: 1, reason: "checkmate".into() }));
+    let mate = result(
+        "rnbqkbnr/pppp1ppp/8/4p3/6P1/5P2/PPPPP2P/RNBQKBNR b KQkq - 0 2",
+        &["d8h4"],
+    );
+    assert_eq!(
+        mate,
+        Some(GameResult::Win {
+            winner: 1,
+            reason: "checkmate".into()
+        })
+    );
     let stale = result("7k/5Q2/6K1/8/8/8/8/8 b - - 0 1", &[]);
-    assert_eq!(stale, Some(GameResult::Draw { reason: "stalemate".into() }));
-    assert_eq!(result("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", &[]), None);
+    assert_eq!(
+        stale,
+        Some(GameResult::Draw {
+            reason: "stalemate".into()
+        })
+    );
+    assert_eq!(
+        result(
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+            &[]
+        ),
+        None
+    );
 }
 
 #[test]
@@ -90,7 +112,10 @@ fn once_per_game_flags() {
     let game = common::lab("[o]N{2}; N", "");
     let mut pos = position(&game, "w7/8/8/8/3T4/8/8/W7 w - - 0 1");
     let tester = |pos: &mut dagaz::position::Position| -> Vec<String> {
-        moves_in(&game, pos).into_iter().filter(|m| m.starts_with('d')).collect()
+        moves_in(&game, pos)
+            .into_iter()
+            .filter(|m| m.starts_with('d'))
+            .collect()
     };
     assert_eq!(tester(&mut pos), v(&["d4d5", "d4d6"]));
     play(&game, &mut pos, "d4d6");

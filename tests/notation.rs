@@ -342,8 +342,14 @@ fen = "3/3/T2 w"
     assert_eq!(game.topology.len(), 8);
     let o = game.topology.dir('O').unwrap();
     assert_eq!(game.topology.opposite(o), game.topology.dir('R'));
-    assert_eq!(moves(&game, "3/3/T2 w"), v(&["a1a2", "a1a3", "a1b1", "a1c1", "a1b2"]));
-    assert_eq!(moves(&game, "3/3/1T1 w"), v(&["b1a1", "b1b2", "b1b3", "b1c1", "b1c2"]));
+    assert_eq!(
+        moves(&game, "3/3/T2 w"),
+        v(&["a1a2", "a1a3", "a1b1", "a1c1", "a1b2"])
+    );
+    assert_eq!(
+        moves(&game, "3/3/1T1 w"),
+        v(&["b1a1", "b1b2", "b1b3", "b1c1", "b1c2"])
+    );
     // The removed square is not on the board.
     assert!(game.topology.square("c3").is_none());
 }

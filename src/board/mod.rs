@@ -106,6 +106,35 @@ pub struct BoardSpec {
     pub sets: Vec<(String, String)>,
 }
 
+/// What a square holds, which decides what take `^`, drop `|` and capture
+/// `x` mean (`notation.md` §6). Only the default board is implemented so
+/// far; the others are named so that game files and the interpreter have
+/// one place to grow them.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum BoardKind {
+    /// At most one piece per square.
+    #[default]
+    Default,
+    /// An ordered stack per square (Lasca, Bashni).
+    Stack,
+    /// Counts of pieces per square (mancala).
+    Heap,
+}
+
+impl BoardKind {
+    /// Parses the `kind` of a `[board]`.
+    pub fn parse(text: &str) -> Result<BoardKind, String> {
+        match text {
+            "default" => Ok(BoardKind::Default),
+            "stack" => Ok(BoardKind::Stack),
+            "heap" => Ok(BoardKind::Heap),
+            other => Err(format!(
+                "unknown board kind '{other}': use default, stack or heap"
+            )),
+        }
+    }
+}
+
 /// A problem in a board description; `what` names the offending key.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct BoardError {

@@ -14,7 +14,7 @@ use toml::Spanned;
 
 use super::rules::{Goals, parse_goal};
 use super::{FenConfig, Game, PieceType, Player, Promotion, Rules};
-use crate::board::{BoardSpec, DirMap, DirSpec, Square, Topology, Zones};
+use crate::board::{BoardKind, BoardSpec, DirMap, DirSpec, Square, Topology, Zones};
 use crate::diagnostic::{Diagnostic, LoadError, string_offsets};
 use crate::handler::{Handler, HandlerRegistry};
 use crate::movegen::Attacks;
@@ -68,6 +68,7 @@ struct GameSection {
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct BoardSection {
+    kind: Option<Spanned<String>>,
     grid: Spanned<String>,
     directions: Option<Spanned<IndexMap<String, Spanned<DirValue>>>>,
     remove: Option<Spanned<String>>,
@@ -280,6 +281,7 @@ impl Loader<'_> {
             );
             return None;
         }
+        let board_kind = self.board_kind(&spec.board)?;
         let topology = self.topology(&spec.board)?;
         let players = self.players(&spec, &player_names, &topology)?;
         let piece_names: Vec<String> = spec.pieces.keys().cloned().collect();
@@ -321,6 +323,7 @@ impl Loader<'_> {
         let mut game = Game {
             name: spec.game.name.clone().unwrap_or_else(|| name.to_string()),
             title: spec.game.title.clone().unwrap_or_else(|| name.to_string()),
+            board_kind,
             description: spec.game.description.clone(),
             initial: Position::empty(squares, extra, players.len(), pieces.len()),
             players,
@@ -356,6 +359,27 @@ impl Loader<'_> {
             }
         }
         Some(game)
+    }
+
+    fn board_kind(&mut self, board: &BoardSection) -> Option<BoardKind> {
+        let Some(kind) = &board.kind else {
+            return Some(BoardKind::Default);
+        };
+        match BoardKind::parse(kind.get_ref()) {
+            Ok(BoardKind::Default) => Some(BoardKind::Default),
+            Ok(other) => {
+                self.error(
+                    format!("board.kind: {other:?} boards are not supported yet"),
+                    Some(kind.span()),
+                    "only 'default' boards can be played for now",
+                );
+                None
+            }
+            Err(e) => {
+                self.error(format!("board.kind: {e}"), Some(kind.span()), "here");
+                None
+            }
+        }
     }
 
     fn topology(&mut self, board: &BoardSection) -> Option<Topology> {

@@ -90,6 +90,8 @@ pub struct Game {
     /// Display name (`Chess`).
     pub title: String,
     pub description: String,
+    /// What squares hold; decides the meaning of take, drop and capture.
+    pub board_kind: crate::board::BoardKind,
     pub players: Vec<Player>,
     pub topology: Topology,
     pub zones: Zones,
