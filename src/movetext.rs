@@ -91,7 +91,7 @@ fn short_text(game: &Game, mv: MoveRef) -> String {
             out.push('*');
         }
     }
-    let sep = if mv.landings.is_empty() {
+    let sep = if mv.landings.is_empty() && !topo.numbered() {
         ""
     } else if h.captures > 0 {
         "x"

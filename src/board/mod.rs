@@ -104,6 +104,12 @@ pub struct BoardSpec {
     pub remove: Vec<String>,
     /// Overrides of the sets `+`, `X`, `*` (key is the set symbol).
     pub sets: Vec<(String, String)>,
+    /// Keep only the squares of the same colour as this square (draughts
+    /// boards: `"a1"` keeps the dark squares).
+    pub checkered: Option<String>,
+    /// `"numbers"`: after removals, name the squares 1, 2, … row by row
+    /// from the top left (the numbering of draughts).
+    pub names: Option<String>,
 }
 
 /// What a square holds, which decides what take `^`, drop `|` and capture
@@ -191,9 +197,29 @@ impl Topology {
                 .map_err(|m| err("board.remove", m))?;
             topo.remove_squares(&set);
         }
+        if let Some(name) = &spec.checkered {
+            let keep = topo
+                .square(name)
+                .ok_or_else(|| err("board.checkered", format!("unknown square '{name}'")))?;
+            let colour = |c: Coords| (c.col + c.row + c.level).rem_euclid(2);
+            let want = colour(topo.coords(keep));
+            let other: Vec<Square> = topo.squares().filter(|s| colour(topo.coords(*s)) != want).collect();
+            topo.remove_squares(&other);
+        }
         if topo.squares.is_empty() {
             return Err(err("board.remove", "no squares are left on the board"));
         }
+        match spec.names.as_deref() {
+            None | Some("grid") => {}
+            Some("numbers") => topo.number_squares(),
+            Some(other) => {
+                return Err(err(
+                    "board.names",
+                    format!("unknown naming '{other}': use \"grid\" or \"numbers\""),
+                ));
+            }
+        }
+
         if topo.squares.len() >= NO_LINK as usize {
             return Err(err("board.grid", "the board has too many squares"));
         }
@@ -255,6 +281,20 @@ impl Topology {
                 self.squares.push(info);
             }
         }
+    }
+
+    /// Renames the squares 1, 2, … in board order.
+    fn number_squares(&mut self) {
+        self.by_name.clear();
+        for (i, info) in self.squares.iter_mut().enumerate() {
+            info.name = (i + 1).to_string();
+            self.by_name.insert(info.name.clone(), Square(i as u16));
+        }
+    }
+
+    /// True if square names are numbers (moves then need separators).
+    pub fn numbered(&self) -> bool {
+        self.squares.first().is_some_and(|s| s.name.starts_with(|c: char| c.is_ascii_digit()))
     }
 
     fn create_directions(&mut self, spec: &BoardSpec) -> Result<(), BoardError> {

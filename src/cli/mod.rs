@@ -9,9 +9,9 @@ use std::time::Instant;
 use clap::{Parser, Subcommand};
 
 use dagaz::game::{Game, builtin_games, load_game, load_str};
-use dagaz::movegen::{Generator, MoveList, divide, perft};
+use dagaz::movegen::{Generator, MoveList, divide, perft_with};
 use dagaz::movetext;
-use dagaz::position::{Position, fen};
+use dagaz::position::Position;
 
 #[derive(Parser)]
 #[command(
@@ -40,6 +40,10 @@ enum Command {
         /// Print the count below each legal first move
         #[arg(long)]
         divide: bool,
+        /// Count capture paths with the same effect but different landing
+        /// squares as different moves (a convention of some draughts data)
+        #[arg(long)]
+        keep_duplicates: bool,
     },
     /// Print the legal moves of a position
     Moves {
@@ -80,7 +84,8 @@ pub fn run() -> ExitCode {
             depth,
             fen,
             divide,
-        } => perft_cmd(&game, depth, fen.as_deref(), divide),
+            keep_duplicates,
+        } => perft_cmd(&game, depth, fen.as_deref(), divide, keep_duplicates),
         Command::Moves { game, fen } => moves_cmd(&game, fen.as_deref()),
         Command::Check { file } => check(&file),
         Command::Play {
@@ -111,10 +116,7 @@ fn load(name: &str) -> Result<Game, String> {
 fn start(game: &Game, fen_text: Option<&str>) -> Result<Position, String> {
     match fen_text {
         None => Ok(game.initial_position()),
-        Some(text) => {
-            let setup = game.initial_position();
-            fen::parse(game, text, Some(&setup)).map_err(|e| e.to_string())
-        }
+        Some(text) => game.parse_position(text).map_err(|e| e.to_string()),
     }
 }
 
@@ -132,17 +134,19 @@ fn list() -> CliResult {
     Ok(())
 }
 
-fn perft_cmd(name: &str, depth: u32, fen_text: Option<&str>, split: bool) -> CliResult {
+fn perft_cmd(name: &str, depth: u32, fen_text: Option<&str>, split: bool, keep_duplicates: bool) -> CliResult {
     let game = load(name)?;
     let mut pos = start(&game, fen_text)?;
+    let mut generator = Generator::new();
+    generator.keep_distinct_paths(keep_duplicates);
     let t0 = Instant::now();
     let nodes = if split {
         let mut list = MoveList::new();
-        Generator::new()
+        generator
             .legal(&game, &mut pos, &mut list)
             .map_err(|e| e.to_string())?;
         let texts = movetext::texts(&game, &list);
-        let counts = divide(&game, &mut pos, depth).map_err(|e| e.to_string())?;
+        let counts = divide(&game, &mut pos, depth, &mut generator).map_err(|e| e.to_string())?;
         let mut rows: Vec<(String, u64)> = texts
             .into_iter()
             .zip(counts.into_iter().map(|(_, n)| n))
@@ -153,7 +157,7 @@ fn perft_cmd(name: &str, depth: u32, fen_text: Option<&str>, split: bool) -> Cli
         }
         rows.iter().map(|(_, n)| n).sum()
     } else {
-        perft(&game, &mut pos, depth).map_err(|e| e.to_string())?
+        perft_with(&game, &mut pos, depth, &mut generator).map_err(|e| e.to_string())?
     };
     let secs = t0.elapsed().as_secs_f64();
     println!("nodes {nodes}");

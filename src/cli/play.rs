@@ -10,7 +10,7 @@ use super::board;
 use dagaz::game::{Game, GameResult};
 use dagaz::movegen::{Generator, Move, MoveList};
 use dagaz::movetext;
-use dagaz::position::{Position, fen};
+use dagaz::position::Position;
 
 const HELP: &str = "Type a move (e.g. e2e4, e7e8q), or: moves, undo, fen, help, quit";
 
@@ -62,7 +62,7 @@ pub fn play(
             "quit" | "exit" => return Ok(()),
             "help" => println!("{HELP}"),
             "moves" => println!("{}", texts.join(" ")),
-            "fen" => println!("{}", fen::write(game, &pos)),
+            "fen" => println!("{}", game.write_position(&pos)),
             "undo" => undo(game, &mut pos, &mut played, &computer),
             text => match movetext::find(game, &list, text) {
                 Ok(i) => {

@@ -13,7 +13,7 @@ use serde::de::{self, Deserializer, MapAccess, SeqAccess, Visitor};
 use toml::Spanned;
 
 use super::rules::{Goals, parse_goal};
-use super::{FenConfig, Game, PieceType, Player, Promotion, Rules};
+use super::{FenConfig, Game, MaximumCapture, PieceType, Player, PositionFormat, Promotion, Rules};
 use crate::board::{BoardKind, BoardSpec, DirMap, DirSpec, Square, Topology, Zones};
 use crate::diagnostic::{Diagnostic, LoadError, string_offsets};
 use crate::handler::{Handler, HandlerRegistry};
@@ -74,6 +74,8 @@ struct BoardSection {
     remove: Option<Spanned<String>>,
     #[serde(default)]
     sets: IndexMap<String, Spanned<String>>,
+    checkered: Option<Spanned<String>>,
+    names: Option<Spanned<String>>,
 }
 
 #[derive(Deserialize)]
@@ -115,6 +117,8 @@ struct PromoteSection {
     optional: bool,
     #[serde(default)]
     from_zone: bool,
+    #[serde(default)]
+    immediate: bool,
 }
 
 #[derive(Deserialize)]
@@ -130,6 +134,7 @@ struct RulesSection {
     royal_safety: bool,
     #[serde(default)]
     capture_priority: bool,
+    maximum_capture: Option<Spanned<String>>,
     #[serde(default)]
     deferred_captures: bool,
     #[serde(default)]
@@ -139,6 +144,9 @@ struct RulesSection {
 #[derive(Deserialize, Default)]
 #[serde(deny_unknown_fields)]
 struct FenSection {
+    format: Option<Spanned<String>>,
+    man: Option<Spanned<String>>,
+    king: Option<Spanned<String>>,
     #[serde(default)]
     castling: IndexMap<String, Spanned<String>>,
     en_passant: Option<Spanned<String>>,
@@ -347,7 +355,11 @@ impl Loader<'_> {
             })
             .collect();
         game.attacks = Attacks::build(&game);
-        match fen::parse(&game, spec.setup.fen.get_ref(), None) {
+        let parsed = match game.fen.format {
+            PositionFormat::Fen => fen::parse(&game, spec.setup.fen.get_ref(), None),
+            PositionFormat::Pdn { man, king } => crate::position::pdn::parse(&game, spec.setup.fen.get_ref(), man, king),
+        };
+        match parsed {
             Ok(pos) => game.initial = pos,
             Err(e) => {
                 self.error(
@@ -404,6 +416,8 @@ impl Loader<'_> {
                 .iter()
                 .map(|(k, v)| (k.clone(), v.get_ref().clone()))
                 .collect(),
+            checkered: board.checkered.as_ref().map(|c| c.get_ref().clone()),
+            names: board.names.as_ref().map(|c| c.get_ref().clone()),
         };
         match Topology::build(&spec) {
             Ok(t) => Some(t),
@@ -416,6 +430,10 @@ impl Loader<'_> {
                         .and_then(|d| d.get_ref().get(key).map(|v| v.span()))
                 } else if e.what == "board.remove" {
                     board.remove.as_ref().map(|r| r.span())
+                } else if e.what == "board.checkered" {
+                    board.checkered.as_ref().map(|r| r.span())
+                } else if e.what == "board.names" {
+                    board.names.as_ref().map(|r| r.span())
                 } else if let Some(set) = e.what.strip_prefix("board.sets.") {
                     board.sets.get(set).map(|s| s.span())
                 } else {
@@ -762,6 +780,7 @@ impl Loader<'_> {
             to,
             optional: spec.optional,
             from_zone: spec.from_zone,
+            immediate: spec.immediate,
         })
     }
 
@@ -772,9 +791,23 @@ impl Loader<'_> {
                 self.error(format!("rules.goals: {e}"), Some(g.span()), "this goal");
             }
         }
+        let maximum_capture = match r.maximum_capture.as_ref().map(|m| (m.get_ref().as_str(), m.span())) {
+            None => None,
+            Some(("pieces", _)) => Some(MaximumCapture::Pieces),
+            Some(("value", _)) => Some(MaximumCapture::Value),
+            Some((other, span)) => {
+                self.error(
+                    format!("rules.maximum_capture: '{other}' is not \"pieces\" or \"value\""),
+                    Some(span),
+                    "here",
+                );
+                None
+            }
+        };
         Rules {
             royal_safety: r.royal_safety,
             capture_priority: r.capture_priority,
+            maximum_capture,
             deferred_captures: r.deferred_captures,
             goals,
         }
@@ -801,6 +834,36 @@ impl Loader<'_> {
                 _ => self.error(
                     format!("fen.castling.{letter}: give the king's and the rook's squares, e.g. \"e1 h1\""),
                     Some(squares.span()),
+                    "here",
+                ),
+            }
+        }
+        if let Some(format) = &f.format {
+            match format.get_ref().as_str() {
+                "fen" => {}
+                "pdn" => {
+                    let mut piece = |key: &str, v: &Option<Spanned<String>>| -> u16 {
+                        match v {
+                            Some(n) => match names.iter().position(|x| x == n.get_ref()) {
+                                Some(i) => i as u16,
+                                None => {
+                                    self.error(format!("fen.{key}: unknown piece '{}'", n.get_ref()), Some(n.span()), "here");
+                                    0
+                                }
+                            },
+                            None => {
+                                self.error(format!("fen.format = \"pdn\" needs fen.{key}"), Some(format.span()), "here");
+                                0
+                            }
+                        }
+                    };
+                    let man = piece("man", &f.man);
+                    let king = piece("king", &f.king);
+                    cfg.format = PositionFormat::Pdn { man, king };
+                }
+                other => self.error(
+                    format!("fen.format: unknown format '{other}': use \"fen\" or \"pdn\""),
+                    Some(format.span()),
                     "here",
                 ),
             }

@@ -59,6 +59,10 @@ pub struct Promotion {
     pub optional: bool,
     /// Moves that start in the zone promote too (shogi).
     pub from_zone: bool,
+    /// The piece promotes (to the first of `to`) the moment it is dropped
+    /// in the zone, also between the parts of a move, and goes on as the
+    /// promoted piece (Russian draughts).
+    pub immediate: bool,
 }
 
 /// Game-level rules that choose among the generated moves.
@@ -68,15 +72,36 @@ pub struct Rules {
     pub royal_safety: bool,
     /// If any capture exists, moves without captures are illegal.
     pub capture_priority: bool,
+    /// Only the moves that capture the most (pieces or value) are legal.
+    pub maximum_capture: Option<MaximumCapture>,
     /// `x` marks pieces and removes them when the move ends.
     pub deferred_captures: bool,
     pub goals: Goals,
+}
+
+/// The form of a game's position strings.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum PositionFormat {
+    /// FEN: rows of letters, side, castling, en passant, counters.
+    #[default]
+    Fen,
+    /// PDN draughts positions (`W:W21,22:B1,2`) with these man and king types.
+    Pdn { man: u16, king: u16 },
+}
+
+/// What the maximum-capture rule counts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MaximumCapture {
+    Pieces,
+    Value,
 }
 
 /// How castling rights and the en passant field of a FEN map onto the
 /// moved flags and the move history.
 #[derive(Clone, Debug, Default)]
 pub struct FenConfig {
+    /// The form of position strings.
+    pub format: PositionFormat,
     /// Letter, king square, rook square.
     pub castling: Vec<(char, Square, Square)>,
     /// Piece type whose double step sets the en passant square.
@@ -200,6 +225,23 @@ impl Game {
         let north = self.players[side].north?;
         let mid = self.topology.step(from, north)?;
         (self.topology.step(mid, north) == Some(to)).then_some(mid)
+    }
+
+    /// Reads a position string in the game's format. Pieces that stand
+    /// where the game's setup has them count as not having moved.
+    pub fn parse_position(&self, text: &str) -> Result<Position, crate::position::fen::FenError> {
+        match self.fen.format {
+            PositionFormat::Fen => crate::position::fen::parse(self, text, Some(&self.initial)),
+            PositionFormat::Pdn { man, king } => crate::position::pdn::parse(self, text, man, king),
+        }
+    }
+
+    /// Writes a position string in the game's format.
+    pub fn write_position(&self, pos: &Position) -> String {
+        match self.fen.format {
+            PositionFormat::Fen => crate::position::fen::write(self, pos),
+            PositionFormat::Pdn { king, .. } => crate::position::pdn::write(self, pos, king),
+        }
     }
 
     /// Piece types that are royal.

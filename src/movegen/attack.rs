@@ -37,6 +37,8 @@ enum Cond {
     InZone(u16),
     LastStart,
     LastEnd,
+    NotLastStart,
+    NotLastEnd,
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -535,18 +537,15 @@ impl AttackTable {
                 Cond::Moved => piece && info.piece != NO_PIECE && info.moved,
                 Cond::NotMoved => piece && info.piece != NO_PIECE && !info.moved,
                 Cond::InZone(z) => game.zones.contains(z as usize, by, sq),
-                Cond::LastStart | Cond::LastEnd => history
-                    .iter()
-                    .rev()
-                    .take_while(|p| p.player as usize != by)
-                    .any(|p| {
-                        let s = if *cond == Cond::LastStart {
-                            p.from
-                        } else {
-                            p.to
-                        };
-                        s == Some(sq)
-                    }),
+                Cond::LastStart | Cond::LastEnd | Cond::NotLastStart | Cond::NotLastEnd => {
+                    let start = matches!(cond, Cond::LastStart | Cond::NotLastStart);
+                    let hit = history
+                        .iter()
+                        .rev()
+                        .take_while(|p| p.player as usize != by)
+                        .any(|p| (if start { p.from } else { p.to }) == Some(sq));
+                    hit == matches!(cond, Cond::LastStart | Cond::LastEnd)
+                }
             })
     }
 
@@ -709,7 +708,7 @@ impl TrieBuilder {
             .cond_lists
             .iter()
             .flatten()
-            .any(|c| matches!(c, Cond::LastStart | Cond::LastEnd));
+            .any(|c| matches!(c, Cond::LastStart | Cond::LastEnd | Cond::NotLastStart | Cond::NotLastEnd));
         let empty = self.cond_ids.get(&vec![Cond::Empty]).copied();
         for b in &self.nodes {
             let ray = b.edges.iter().find_map(|&(c, d, child)| {
@@ -1166,24 +1165,23 @@ impl<'a> Analysis<'a> {
         match t {
             Test::Attacked | Test::NotAttacked | Test::Protected | Test::NotProtected => true,
             Test::Visited | Test::NotVisited => s.visited.contains(&id) == (t == Test::Visited),
-            Test::LastStart | Test::LastEnd => {
+            Test::LastStart | Test::LastEnd | Test::NotLastStart | Test::NotLastEnd => {
+                let negated = matches!(t, Test::NotLastStart | Test::NotLastEnd);
+                let start_kind = matches!(t, Test::LastStart | Test::NotLastStart);
                 if let Some(&end) = s.landings.last() {
                     let start = if s.landings.len() >= 2 {
                         Some(s.landings[s.landings.len() - 2])
                     } else {
                         s.from
                     };
-                    let want = if t == Test::LastStart {
-                        start
-                    } else {
-                        Some(end)
-                    };
-                    want == Some(id)
+                    let want = if start_kind { start } else { Some(end) };
+                    (want == Some(id)) != negated
                 } else {
-                    let c = if t == Test::LastStart {
-                        Cond::LastStart
-                    } else {
-                        Cond::LastEnd
+                    let c = match (start_kind, negated) {
+                        (true, false) => Cond::LastStart,
+                        (false, false) => Cond::LastEnd,
+                        (true, true) => Cond::NotLastStart,
+                        (false, true) => Cond::NotLastEnd,
                     };
                     Self::add_cond(s, point, c);
                     true

@@ -12,7 +12,7 @@ pub use moves::{Move, MoveHeader, MoveList, MoveRef};
 pub use vm::GenError;
 
 use crate::board::Square;
-use crate::game::Game;
+use crate::game::{Game, MaximumCapture};
 use crate::position::{NO_PIECE, Position, squares_of};
 use attack::ReadSet;
 use vm::{Env, Mode, Vm};
@@ -108,6 +108,19 @@ impl Generator {
             let keep = &self.keep;
             out.retain_indices(|i| keep[i]);
         }
+        if let Some(kind) = game.rules.maximum_capture {
+            let amount = |i: usize| -> i64 {
+                match kind {
+                    MaximumCapture::Pieces => out.header(i).captures as i64,
+                    MaximumCapture::Value => captured_value(game, out.get(i)),
+                }
+            };
+            let best = (0..out.len()).map(amount).max().unwrap_or(0);
+            self.keep.clear();
+            self.keep.extend((0..out.len()).map(|i| amount(i) == best));
+            let keep = &self.keep;
+            out.retain_indices(|i| keep[i]);
+        }
         if game.uses_priorities {
             let best = (0..out.len())
                 .map(|i| out.header(i).priority)
@@ -126,8 +139,26 @@ impl Generator {
     /// plus a royal-safety test after each move, with no rule that
     /// compares moves with each other.
     fn streaming(game: &Game) -> bool {
-        !game.rules.capture_priority && !game.uses_priorities
+        !game.rules.capture_priority && !game.uses_priorities && game.rules.maximum_capture.is_none()
     }
+
+    /// Keeps paths with the same effect but different landing squares as
+    /// different moves (the "duplicate captures counted" perft convention).
+    pub fn keep_distinct_paths(&mut self, keep: bool) {
+        self.vm.distinct_paths = keep;
+    }
+}
+
+/// Total value of the enemy pieces a move removes or replaces.
+fn captured_value(game: &Game, mv: MoveRef) -> i64 {
+    crate::movetext::captured_squares(game, mv)
+        .iter()
+        .filter_map(|sq| mv.changes.iter().find(|c| c.slot == sq.0))
+        .map(|c| {
+            let p = game.cells.info(c.old).piece;
+            game.pieces.get(p as usize).map_or(0, |t| t.value as i64)
+        })
+        .sum()
 }
 
 /// Royal safety at one position. It knows whether the mover is in check
@@ -229,9 +260,13 @@ impl RoyalGuard {
 /// Counts the leaf nodes of the legal move tree to `depth` plies, making
 /// and taking back every move, leaves included (no bulk counting).
 pub fn perft(game: &Game, pos: &mut Position, depth: u32) -> Result<u64, GenError> {
+    perft_with(game, pos, depth, &mut Generator::new())
+}
+
+/// [`perft`] with a generator of the caller's (and its settings).
+pub fn perft_with(game: &Game, pos: &mut Position, depth: u32, generator: &mut Generator) -> Result<u64, GenError> {
     let mut lists: Vec<MoveList> = (0..=depth).map(|_| MoveList::new()).collect();
-    let mut generator = Generator::new();
-    perft_at(game, pos, depth, &mut generator, &mut lists)
+    perft_at(game, pos, depth, generator, &mut lists)
 }
 
 fn perft_at(
@@ -271,14 +306,13 @@ fn perft_at(
 }
 
 /// Perft split by first move: each legal move with its subtree count.
-pub fn divide(game: &Game, pos: &mut Position, depth: u32) -> Result<Vec<(Move, u64)>, GenError> {
-    let mut generator = Generator::new();
+pub fn divide(game: &Game, pos: &mut Position, depth: u32, generator: &mut Generator) -> Result<Vec<(Move, u64)>, GenError> {
     let mut list = MoveList::new();
     generator.legal(game, pos, &mut list)?;
     let mut out = Vec::new();
     for mv in list.to_vec() {
         game.make(pos, mv.as_ref());
-        let n = perft(game, pos, depth.saturating_sub(1))?;
+        let n = perft_with(game, pos, depth.saturating_sub(1), generator)?;
         game.undo(pos, mv.as_ref());
         out.push((mv, n));
     }

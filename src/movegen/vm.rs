@@ -116,6 +116,9 @@ pub(crate) struct Vm {
     unique: bool,
     /// Facts about the moving piece for [`Vm::emit_simple`].
     simple: Simple,
+    /// Paths with the same effect but different landing squares are kept
+    /// as different moves (the "duplicate captures kept" perft convention).
+    pub distinct_paths: bool,
     found: bool,
     steps: u64,
 }
@@ -570,6 +573,7 @@ impl Vm {
                 seen == (t == Test::Visited)
             }
             Test::LastStart | Test::LastEnd => self.last_move(env, cursor, t == Test::LastStart),
+            Test::NotLastStart | Test::NotLastEnd => !self.was_last_move(env, cursor, t == Test::NotLastStart),
         }
     }
 
@@ -658,6 +662,28 @@ impl Vm {
         false
     }
 
+    /// `L`/`T`: like [`Vm::last_move`] without fixing which move is meant.
+    fn was_last_move(&self, env: &Env, cursor: Square, start: bool) -> bool {
+        let part = self.landings.len();
+        if part >= 1 {
+            let sq = match (start, part) {
+                (true, 1) => self.from,
+                (true, _) => self.landings[part - 2].0,
+                (false, _) => self.landings[part - 1].0,
+            };
+            return sq == cursor.0;
+        }
+        let pick = |p: &Ply| if start { p.from } else { p.to };
+        if self.lt_ref != NONE {
+            return env.history.get(self.lt_ref as usize).and_then(pick) == Some(cursor);
+        }
+        env.history
+            .iter()
+            .rev()
+            .take_while(|p| p.player as usize != env.player)
+            .any(|p| pick(p) == Some(cursor))
+    }
+
     fn capture(&mut self, env: &Env, cells: &mut [Cell], sq: Square) -> bool {
         let c = cells[sq.index()];
         if c.is_empty() || c.is_marked() {
@@ -699,14 +725,7 @@ impl Vm {
         if self.hand.is_empty() || there.is_marked() {
             return false;
         }
-        let cells_table = &env.game.cells;
-        let info = cells_table.info(self.hand);
-        let tracks = info.piece != NO_PIECE && env.game.pieces[info.piece as usize].tracks_moved;
-        let new = if tracks {
-            cells_table.with_moved(self.hand, true)
-        } else {
-            self.hand
-        };
+        let new = self.dropped(env, self.hand, sq);
         self.set_cell(cells, sq.index(), new);
         if self.hand_is_mover {
             self.log.push(Undo::MoverDrop(self.mover_drop));
@@ -714,6 +733,31 @@ impl Vm {
         }
         self.set_hand(Cell::EMPTY, false);
         true
+    }
+
+    /// The piece `hand` as it lands on `sq`: with its has-moved flag set if
+    /// its type keeps one, promoted at once if its promotion is immediate
+    /// and `sq` is in the zone.
+    fn dropped(&self, env: &Env, hand: Cell, sq: Square) -> Cell {
+        let game = env.game;
+        let info = game.cells.info(hand);
+        let Some(piece) = game.pieces.get(info.piece as usize) else {
+            return hand;
+        };
+        if self.hand_is_mover
+            && let Some(promo) = &piece.promotion
+            && promo.immediate
+            && game.zones.contains(promo.zone, env.player, sq)
+            && let Some(&to) = promo.to.first()
+        {
+            let tracks = game.pieces[to as usize].tracks_moved;
+            return game.cells.piece(to, info.owner as usize, tracks);
+        }
+        if piece.tracks_moved {
+            game.cells.with_moved(hand, true)
+        } else {
+            hand
+        }
     }
 
     /// Calls extension handler `k`; applies branch `alt` of its answer and
@@ -891,7 +935,7 @@ impl Vm {
         if from == to || promotes {
             // Rare cases go the general way.
             self.net.clear();
-            let dropped = self.simple.dropped;
+            let dropped = self.dropped(env, self.hand, to);
             if from == to {
                 if dropped != self.hand {
                     self.net.push(Change {
@@ -1043,7 +1087,9 @@ impl Vm {
             .pieces
             .get(self.mover_piece as usize)
             .and_then(|p| p.promotion.as_ref());
-        if let (Some(promo), Some(to_sq)) = (promotion, to) {
+        if let (Some(promo), Some(to_sq)) = (promotion, to)
+            && !promo.immediate
+        {
             let enters = game.zones.contains(promo.zone, env.player, to_sq)
                 || (promo.from_zone
                     && from.is_some_and(|f| game.zones.contains(promo.zone, env.player, f)));
@@ -1103,9 +1149,17 @@ impl Vm {
         out: &MoveList,
     ) -> Option<usize> {
         let lifts = from.is_some_and(|f| changes.iter().any(|c| c.slot == f.0 && c.new.is_empty()));
+        let same = |i: usize| {
+            let m = out.get(i);
+            m.header.hash_delta == delta
+                && m.changes == changes
+                && (!self.distinct_paths || m.landings == self.landings.as_slice())
+        };
         if lifts {
-            return (self.run_start..out.len())
-                .find(|&i| out.header(i).hash_delta == delta && out.get(i).changes == changes);
+            return (self.run_start..out.len()).find(|&i| same(i));
+        }
+        if self.distinct_paths {
+            return (0..out.len()).find(|&i| same(i));
         }
         let found = self.dedup.seen(delta, changes, out);
         if found.is_none() {

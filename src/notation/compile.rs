@@ -61,7 +61,7 @@ pub fn resolve(node: &Node, ctx: &CompileContext) -> Result<Resolved, NotationEr
         var_dirs: HashMap::new(),
         back_uses: Vec::new(),
     };
-    r.node(node, &mut 0)?;
+    r.node(node, &mut 0, &mut 0, true)?;
     for (var, span) in std::mem::take(&mut r.back_uses) {
         for d in r.var_dirs.get(&var).into_iter().flatten() {
             if ctx.topology.opposite(*d).is_none() {
@@ -89,23 +89,27 @@ struct Resolver<'a, 'b> {
 }
 
 impl Resolver<'_, '_> {
-    /// `bound` counts the capture groups before this point on the current
-    /// alternative.
-    fn node(&mut self, n: &Node, bound: &mut u8) -> Result<(), NotationError> {
+    /// `count` is the number of capture groups before this point on the
+    /// current alternative (it numbers the groups); `bound` is the set of
+    /// variables some path may have bound here (it checks the uses). In a
+    /// dry run (`final_pass` false) nothing is reported or registered.
+    fn node(&mut self, n: &Node, count: &mut u8, bound: &mut u16, final_pass: bool) -> Result<(), NotationError> {
         match &n.kind {
             NodeKind::Alt(branches) => {
-                let start = *bound;
-                let mut most = start;
+                let (start, entry) = (*count, *bound);
+                let (mut most, mut any) = (start, entry);
                 for b in branches {
-                    let mut here = start;
-                    self.node(b, &mut here)?;
-                    most = most.max(here);
+                    let (mut c, mut bd) = (start, entry);
+                    self.node(b, &mut c, &mut bd, final_pass)?;
+                    most = most.max(c);
+                    any |= bd;
                 }
-                *bound = most;
+                *count = most;
+                *bound = any;
             }
             NodeKind::Seq(items) => {
                 for item in items {
-                    self.node(item, bound)?;
+                    self.node(item, count, bound, final_pass)?;
                 }
             }
             NodeKind::Step(atom) => {
@@ -113,7 +117,7 @@ impl Resolver<'_, '_> {
             }
             NodeKind::Capture(atom) => {
                 let dirs = dirs_of(atom, self.ctx.topology)?;
-                if *bound >= 9 {
+                if *count >= 9 {
                     return Err(NotationError::new(
                         ErrorKind::TooManyGroups,
                         n.span.clone(),
@@ -121,12 +125,17 @@ impl Resolver<'_, '_> {
                         None,
                     ));
                 }
-                *bound += 1;
-                self.out.vars.insert(n.span.start, *bound);
-                self.var_dirs.entry(*bound).or_default().extend(dirs);
+                *count += 1;
+                *bound |= 1 << *count;
+                self.out.vars.insert(n.span.start, *count);
+                self.var_dirs.entry(*count).or_default().extend(dirs);
             }
-            NodeKind::Var { var, back } => self.var_use(*var, *back, n.span.clone(), *bound)?,
-            NodeKind::Group(inner) => self.node(inner, bound)?,
+            NodeKind::Var { var, back } => {
+                if final_pass {
+                    self.var_use(*var, *back, n.span.clone(), *bound)?;
+                }
+            }
+            NodeKind::Group(inner) => self.node(inner, count, bound, final_pass)?,
             NodeKind::Repeat { body, max, .. } => {
                 if max.is_none() && !body.can_progress() {
                     return Err(NotationError::new(
@@ -136,17 +145,21 @@ impl Resolver<'_, '_> {
                         Some("a step, '|', '^', [x], [o] or a handler inside the repetition"),
                     ));
                 }
-                let mut inner = *bound;
-                self.node(body, &mut inner)?;
-                *bound = (*bound).max(inner);
+                // Later iterations see what earlier ones bound.
+                let (mut c, mut first) = (*count, *bound);
+                self.node(body, &mut c, &mut first, false)?;
+                let (mut c, mut inner) = (*count, *bound | first);
+                self.node(body, &mut c, &mut inner, final_pass)?;
+                *count = (*count).max(c);
+                *bound |= inner;
             }
             NodeKind::Drop | NodeKind::Take => {}
-            NodeKind::Bracket(b) => self.bracket(b, *bound)?,
+            NodeKind::Bracket(b) => self.bracket(b, *bound, final_pass)?,
         }
         Ok(())
     }
 
-    fn var_use(&mut self, var: u8, back: bool, span: Span, bound: u8) -> Result<(), NotationError> {
+    fn var_use(&mut self, var: u8, back: bool, span: Span, bound: u16) -> Result<(), NotationError> {
         if var as usize > self.total_groups {
             return Err(NotationError::new(
                 ErrorKind::TooFewGroups,
@@ -159,7 +172,7 @@ impl Resolver<'_, '_> {
                 Some("a capture group such as (+) before the variable is used"),
             ));
         }
-        if var > bound {
+        if bound & (1 << var) == 0 {
             return Err(NotationError::new(
                 ErrorKind::UnboundVariable,
                 span,
@@ -173,7 +186,10 @@ impl Resolver<'_, '_> {
         Ok(())
     }
 
-    fn bracket(&mut self, b: &Bracket, bound: u8) -> Result<(), NotationError> {
+    fn bracket(&mut self, b: &Bracket, bound: u16, final_pass: bool) -> Result<(), NotationError> {
+        if !final_pass {
+            return Ok(());
+        }
         for step in &b.nav {
             match step {
                 Nav::Dir(c, span) => {

@@ -13,7 +13,7 @@ const MAX_DEPTH: usize = 64;
 const MAX_COUNT: u32 = 1000;
 
 /// The check codes allowed inside brackets.
-pub const CHECK_CODES: &str = "pPeEfFaAsSomMrRltx";
+pub const CHECK_CODES: &str = "pPeEfFaAsSomMrRlLtTx";
 
 const EXPECTED_ITEM: &str = "a direction letter, '+', 'X', '*', '(', '[', '\\k', '~k', '|' or '^'";
 
@@ -488,7 +488,7 @@ impl Parser<'_> {
                         ErrorKind::UnknownCheck,
                         format!("unknown check '{c}'"),
                         Some(
-                            "one of p P e E f F a A s S o m M r R l t x, 1..9, =Name, @zone or '>'",
+                            "one of p P e E f F a A s S o m M r R l L t T x, 1..9, =Name, @zone or '>'",
                         ),
                     ));
                 }

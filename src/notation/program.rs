@@ -39,8 +39,12 @@ pub enum Test {
     NotVisited,
     /// `l`
     LastStart,
+    /// `L` (extension): not `l`
+    NotLastStart,
     /// `t`
     LastEnd,
+    /// `T` (extension): not `t`
+    NotLastEnd,
 }
 
 impl Test {
@@ -63,6 +67,8 @@ impl Test {
             'R' => Test::NotVisited,
             'l' => Test::LastStart,
             't' => Test::LastEnd,
+            'L' => Test::NotLastStart,
+            'T' => Test::NotLastEnd,
             _ => return None,
         })
     }

@@ -5,6 +5,7 @@
 
 mod cell;
 pub mod fen;
+pub mod pdn;
 mod zobrist;
 
 pub use cell::{Cell, CellInfo, CellTable, NO_PIECE};

@@ -6,7 +6,7 @@
 use dagaz::game::{Game, load_str};
 use dagaz::movegen::{Generator, MoveList};
 use dagaz::movetext;
-use dagaz::position::{Position, fen};
+use dagaz::position::Position;
 
 /// An 8x8 game with a piece `Tester` (letter T) whose moves are `moves`,
 /// an immobile `Stone` (S), a `Walker` (W) that steps one square in any
@@ -78,8 +78,7 @@ pub fn moves(game: &Game, fen_text: &str) -> Vec<String> {
 }
 
 pub fn position(game: &Game, fen_text: &str) -> Position {
-    let setup = game.initial_position();
-    fen::parse(game, fen_text, Some(&setup)).unwrap_or_else(|e| panic!("{e}"))
+    game.parse_position(fen_text).unwrap_or_else(|e| panic!("{e}"))
 }
 
 /// Plays a move given by its text.
