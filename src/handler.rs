@@ -106,12 +106,39 @@ impl HandlerRegistry {
         self.handlers.insert(name.to_string(), Arc::new(handler));
     }
 
+    /// The handler of this name. Besides the registered ones,
+    /// `hand:<Piece>` is a check that the hand holds a piece of that type
+    /// (the notation's `=Name` looks at the square, not the hand).
     pub fn get(&self, name: &str) -> Option<Arc<dyn Handler>> {
+        if let Some(piece) = name.strip_prefix("hand:") {
+            return Some(Arc::new(HandIs(piece.to_string())));
+        }
         self.handlers.get(name).cloned()
     }
 
     pub fn names(&self) -> impl Iterator<Item = &str> {
-        self.handlers.keys().map(String::as_str)
+        self.handlers
+            .keys()
+            .map(String::as_str)
+            .chain(["hand:<Piece>"])
+    }
+}
+
+/// `hand:<Piece>`: succeeds if the hand holds a piece of that type.
+struct HandIs(String);
+
+impl Handler for HandIs {
+    fn call(&self, ctx: &HandlerContext, out: &mut Vec<Branch>) {
+        let info = ctx.game.cells.info(ctx.hand);
+        let holds = !ctx.hand.is_empty()
+            && ctx
+                .game
+                .pieces
+                .get(info.piece as usize)
+                .is_some_and(|p| p.name == self.0);
+        if holds {
+            out.push(Branch::stay(ctx.cursor));
+        }
     }
 }
 

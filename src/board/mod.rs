@@ -203,7 +203,10 @@ impl Topology {
                 .ok_or_else(|| err("board.checkered", format!("unknown square '{name}'")))?;
             let colour = |c: Coords| (c.col + c.row + c.level).rem_euclid(2);
             let want = colour(topo.coords(keep));
-            let other: Vec<Square> = topo.squares().filter(|s| colour(topo.coords(*s)) != want).collect();
+            let other: Vec<Square> = topo
+                .squares()
+                .filter(|s| colour(topo.coords(*s)) != want)
+                .collect();
             topo.remove_squares(&other);
         }
         if topo.squares.is_empty() {
@@ -294,7 +297,9 @@ impl Topology {
 
     /// True if square names are numbers (moves then need separators).
     pub fn numbered(&self) -> bool {
-        self.squares.first().is_some_and(|s| s.name.starts_with(|c: char| c.is_ascii_digit()))
+        self.squares
+            .first()
+            .is_some_and(|s| s.name.starts_with(|c: char| c.is_ascii_digit()))
     }
 
     fn create_directions(&mut self, spec: &BoardSpec) -> Result<(), BoardError> {

@@ -1,5 +1,27 @@
 //! Command-line front end: `list`, `perft`, `moves`, `check`, `play`.
 
+/// Prints a line on standard output. When the reader has gone away (the
+/// output was piped into `head`), the program ends quietly.
+macro_rules! say {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        if writeln!(std::io::stdout(), $($arg)*).is_err() {
+            std::process::exit(0);
+        }
+    }};
+}
+
+/// Like [`say!`] without the line end, flushed (for prompts).
+macro_rules! prompt {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let mut out = std::io::stdout();
+        if write!(out, $($arg)*).and_then(|_| out.flush()).is_err() {
+            std::process::exit(0);
+        }
+    }};
+}
+
 mod board;
 mod play;
 
@@ -123,8 +145,8 @@ fn start(game: &Game, fen_text: Option<&str>) -> Result<Position, String> {
 fn list() -> CliResult {
     for g in builtin_games() {
         match load_str(g.source, g.name, g.name) {
-            Ok(game) => println!("{:<12} {}", g.name, game.description),
-            Err(e) => println!(
+            Ok(game) => say!("{:<12} {}", g.name, game.description),
+            Err(e) => say!(
                 "{:<12} (does not load: {})",
                 g.name,
                 e.diagnostics.first().map_or("", |d| &d.message)
@@ -134,7 +156,13 @@ fn list() -> CliResult {
     Ok(())
 }
 
-fn perft_cmd(name: &str, depth: u32, fen_text: Option<&str>, split: bool, keep_duplicates: bool) -> CliResult {
+fn perft_cmd(
+    name: &str,
+    depth: u32,
+    fen_text: Option<&str>,
+    split: bool,
+    keep_duplicates: bool,
+) -> CliResult {
     let game = load(name)?;
     let mut pos = start(&game, fen_text)?;
     let mut generator = Generator::new();
@@ -153,16 +181,16 @@ fn perft_cmd(name: &str, depth: u32, fen_text: Option<&str>, split: bool, keep_d
             .collect();
         rows.sort();
         for (text, n) in &rows {
-            println!("{text}: {n}");
+            say!("{text}: {n}");
         }
         rows.iter().map(|(_, n)| n).sum()
     } else {
         perft_with(&game, &mut pos, depth, &mut generator).map_err(|e| e.to_string())?
     };
     let secs = t0.elapsed().as_secs_f64();
-    println!("nodes {nodes}");
-    println!("time {secs:.3} s");
-    println!("nps {:.0}", nodes as f64 / secs.max(1e-9));
+    say!("nodes {nodes}");
+    say!("time {secs:.3} s");
+    say!("nps {:.0}", nodes as f64 / secs.max(1e-9));
     Ok(())
 }
 
@@ -175,13 +203,13 @@ fn moves_cmd(name: &str, fen_text: Option<&str>) -> CliResult {
         .map_err(|e| e.to_string())?;
     let mut texts = movetext::texts(&game, &list);
     texts.sort();
-    println!("{}", texts.join(" "));
+    say!("{}", texts.join(" "));
     Ok(())
 }
 
 fn check(file: &str) -> CliResult {
     let game = load(file)?;
-    println!(
+    say!(
         "{}: ok ({}, {} players, {} squares, {} piece types)",
         file,
         game.title,

@@ -1,7 +1,7 @@
 //! `dagaz play`: a game in the terminal between people, or against a
 //! random mover.
 
-use std::io::{BufRead, Write};
+use std::io::BufRead;
 
 use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
@@ -31,14 +31,14 @@ pub fn play(
     let mut played: Vec<Move> = Vec::new();
     let stdin = std::io::stdin();
     let mut lines = stdin.lock().lines();
-    println!("{} — {}", game.title, HELP);
+    say!("{} — {}", game.title, HELP);
     loop {
         generator
             .legal(game, &mut pos, &mut list)
             .map_err(|e| e.to_string())?;
-        print!("\n{}", board::draw(game, &pos));
+        prompt!("\n{}", board::draw(game, &pos));
         if let Some(result) = game.result(&pos, list.len()) {
-            println!("{}", describe(game, &result));
+            say!("{}", describe(game, &result));
             return Ok(());
         }
         let side = pos.side();
@@ -46,30 +46,29 @@ pub fn play(
         let texts = movetext::texts(game, &list);
         if computer[side] {
             let i = rng.random_range(0..list.len());
-            println!("{name} plays {}", texts[i]);
+            say!("{name} plays {}", texts[i]);
             played.push(list.get(i).to_owned());
             game.make(&mut pos, list.get(i));
             continue;
         }
-        print!("{name} to move> ");
-        std::io::stdout().flush().ok();
+        prompt!("{name} to move> ");
         let Some(Ok(line)) = lines.next() else {
-            println!();
+            say!();
             return Ok(());
         };
         match line.trim() {
             "" => {}
             "quit" | "exit" => return Ok(()),
-            "help" => println!("{HELP}"),
-            "moves" => println!("{}", texts.join(" ")),
-            "fen" => println!("{}", game.write_position(&pos)),
+            "help" => say!("{HELP}"),
+            "moves" => say!("{}", texts.join(" ")),
+            "fen" => say!("{}", game.write_position(&pos)),
             "undo" => undo(game, &mut pos, &mut played, &computer),
             text => match movetext::find(game, &list, text) {
                 Ok(i) => {
                     played.push(list.get(i).to_owned());
                     game.make(&mut pos, list.get(i));
                 }
-                Err(e) => println!("{e}"),
+                Err(e) => say!("{e}"),
             },
         }
     }
@@ -79,7 +78,7 @@ pub fn play(
 fn undo(game: &Game, pos: &mut Position, played: &mut Vec<Move>, computer: &[bool]) {
     loop {
         let Some(mv) = played.pop() else {
-            println!("nothing to undo");
+            say!("nothing to undo");
             return;
         };
         game.undo(pos, mv.as_ref());

@@ -13,10 +13,24 @@ pub struct BuiltinGame {
     pub source: &'static str,
 }
 
-const GAMES: &[BuiltinGame] = &[BuiltinGame {
-    name: "chess",
-    source: include_str!("../../games/chess.toml"),
-}];
+const GAMES: &[BuiltinGame] = &[
+    BuiltinGame {
+        name: "chess",
+        source: include_str!("../../games/chess.toml"),
+    },
+    BuiltinGame {
+        name: "checkers",
+        source: include_str!("../../games/checkers.toml"),
+    },
+    BuiltinGame {
+        name: "russian-draughts",
+        source: include_str!("../../games/russian-draughts.toml"),
+    },
+    BuiltinGame {
+        name: "international-draughts",
+        source: include_str!("../../games/international-draughts.toml"),
+    },
+];
 
 /// All built-in games, by name.
 pub fn builtin_games() -> &'static [BuiltinGame] {

@@ -357,7 +357,9 @@ impl Loader<'_> {
         game.attacks = Attacks::build(&game);
         let parsed = match game.fen.format {
             PositionFormat::Fen => fen::parse(&game, spec.setup.fen.get_ref(), None),
-            PositionFormat::Pdn { man, king } => crate::position::pdn::parse(&game, spec.setup.fen.get_ref(), man, king),
+            PositionFormat::Pdn { man, king } => {
+                crate::position::pdn::parse(&game, spec.setup.fen.get_ref(), man, king)
+            }
         };
         match parsed {
             Ok(pos) => game.initial = pos,
@@ -791,7 +793,11 @@ impl Loader<'_> {
                 self.error(format!("rules.goals: {e}"), Some(g.span()), "this goal");
             }
         }
-        let maximum_capture = match r.maximum_capture.as_ref().map(|m| (m.get_ref().as_str(), m.span())) {
+        let maximum_capture = match r
+            .maximum_capture
+            .as_ref()
+            .map(|m| (m.get_ref().as_str(), m.span()))
+        {
             None => None,
             Some(("pieces", _)) => Some(MaximumCapture::Pieces),
             Some(("value", _)) => Some(MaximumCapture::Value),
@@ -847,12 +853,20 @@ impl Loader<'_> {
                             Some(n) => match names.iter().position(|x| x == n.get_ref()) {
                                 Some(i) => i as u16,
                                 None => {
-                                    self.error(format!("fen.{key}: unknown piece '{}'", n.get_ref()), Some(n.span()), "here");
+                                    self.error(
+                                        format!("fen.{key}: unknown piece '{}'", n.get_ref()),
+                                        Some(n.span()),
+                                        "here",
+                                    );
                                     0
                                 }
                             },
                             None => {
-                                self.error(format!("fen.format = \"pdn\" needs fen.{key}"), Some(format.span()), "here");
+                                self.error(
+                                    format!("fen.format = \"pdn\" needs fen.{key}"),
+                                    Some(format.span()),
+                                    "here",
+                                );
                                 0
                             }
                         }

@@ -704,11 +704,12 @@ impl TrieBuilder {
             cond_lists: std::mem::take(&mut self.cond_lists),
             ..Default::default()
         };
-        t.dynamic = t
-            .cond_lists
-            .iter()
-            .flatten()
-            .any(|c| matches!(c, Cond::LastStart | Cond::LastEnd | Cond::NotLastStart | Cond::NotLastEnd));
+        t.dynamic = t.cond_lists.iter().flatten().any(|c| {
+            matches!(
+                c,
+                Cond::LastStart | Cond::LastEnd | Cond::NotLastStart | Cond::NotLastEnd
+            )
+        });
         let empty = self.cond_ids.get(&vec![Cond::Empty]).copied();
         for b in &self.nodes {
             let ray = b.edges.iter().find_map(|&(c, d, child)| {

@@ -139,7 +139,9 @@ impl Generator {
     /// plus a royal-safety test after each move, with no rule that
     /// compares moves with each other.
     fn streaming(game: &Game) -> bool {
-        !game.rules.capture_priority && !game.uses_priorities && game.rules.maximum_capture.is_none()
+        !game.rules.capture_priority
+            && !game.uses_priorities
+            && game.rules.maximum_capture.is_none()
     }
 
     /// Keeps paths with the same effect but different landing squares as
@@ -264,7 +266,12 @@ pub fn perft(game: &Game, pos: &mut Position, depth: u32) -> Result<u64, GenErro
 }
 
 /// [`perft`] with a generator of the caller's (and its settings).
-pub fn perft_with(game: &Game, pos: &mut Position, depth: u32, generator: &mut Generator) -> Result<u64, GenError> {
+pub fn perft_with(
+    game: &Game,
+    pos: &mut Position,
+    depth: u32,
+    generator: &mut Generator,
+) -> Result<u64, GenError> {
     let mut lists: Vec<MoveList> = (0..=depth).map(|_| MoveList::new()).collect();
     perft_at(game, pos, depth, generator, &mut lists)
 }
@@ -306,7 +313,12 @@ fn perft_at(
 }
 
 /// Perft split by first move: each legal move with its subtree count.
-pub fn divide(game: &Game, pos: &mut Position, depth: u32, generator: &mut Generator) -> Result<Vec<(Move, u64)>, GenError> {
+pub fn divide(
+    game: &Game,
+    pos: &mut Position,
+    depth: u32,
+    generator: &mut Generator,
+) -> Result<Vec<(Move, u64)>, GenError> {
     let mut list = MoveList::new();
     generator.legal(game, pos, &mut list)?;
     let mut out = Vec::new();

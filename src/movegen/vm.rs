@@ -573,7 +573,9 @@ impl Vm {
                 seen == (t == Test::Visited)
             }
             Test::LastStart | Test::LastEnd => self.last_move(env, cursor, t == Test::LastStart),
-            Test::NotLastStart | Test::NotLastEnd => !self.was_last_move(env, cursor, t == Test::NotLastStart),
+            Test::NotLastStart | Test::NotLastEnd => {
+                !self.was_last_move(env, cursor, t == Test::NotLastStart)
+            }
         }
     }
 

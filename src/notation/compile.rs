@@ -93,7 +93,13 @@ impl Resolver<'_, '_> {
     /// current alternative (it numbers the groups); `bound` is the set of
     /// variables some path may have bound here (it checks the uses). In a
     /// dry run (`final_pass` false) nothing is reported or registered.
-    fn node(&mut self, n: &Node, count: &mut u8, bound: &mut u16, final_pass: bool) -> Result<(), NotationError> {
+    fn node(
+        &mut self,
+        n: &Node,
+        count: &mut u8,
+        bound: &mut u16,
+        final_pass: bool,
+    ) -> Result<(), NotationError> {
         match &n.kind {
             NodeKind::Alt(branches) => {
                 let (start, entry) = (*count, *bound);
@@ -159,7 +165,13 @@ impl Resolver<'_, '_> {
         Ok(())
     }
 
-    fn var_use(&mut self, var: u8, back: bool, span: Span, bound: u16) -> Result<(), NotationError> {
+    fn var_use(
+        &mut self,
+        var: u8,
+        back: bool,
+        span: Span,
+        bound: u16,
+    ) -> Result<(), NotationError> {
         if var as usize > self.total_groups {
             return Err(NotationError::new(
                 ErrorKind::TooFewGroups,

@@ -3,8 +3,8 @@
 //! Ranges (`W21-32`) are accepted. Square numbers are the board's square
 //! names (`[board] names = "numbers"`).
 
-use super::fen::FenError;
 use super::Position;
+use super::fen::FenError;
 use crate::game::Game;
 
 fn fail(text: &str, message: impl Into<String>) -> FenError {
@@ -25,7 +25,8 @@ pub fn parse(game: &Game, text: &str, man: u16, king: u16) -> Result<Position, F
     );
     let mut fields = text.split(':');
     let side = fields.next().unwrap_or("");
-    let side = player_of(game, side).ok_or_else(|| fail(text, format!("unknown side to move '{side}'")))?;
+    let side = player_of(game, side)
+        .ok_or_else(|| fail(text, format!("unknown side to move '{side}'")))?;
     pos.set_side(side);
     for field in fields {
         let field = field.trim();
@@ -33,7 +34,8 @@ pub fn parse(game: &Game, text: &str, man: u16, king: u16) -> Result<Position, F
             continue;
         }
         let (who, list) = field.split_at(field.chars().next().map_or(0, char::len_utf8));
-        let owner = player_of(game, who).ok_or_else(|| fail(text, format!("unknown side '{who}'")))?;
+        let owner =
+            player_of(game, who).ok_or_else(|| fail(text, format!("unknown side '{who}'")))?;
         for item in list.split(',').map(str::trim).filter(|s| !s.is_empty()) {
             let (piece, squares) = match item.strip_prefix('K') {
                 Some(rest) => (king, rest),
@@ -42,7 +44,12 @@ pub fn parse(game: &Game, text: &str, man: u16, king: u16) -> Result<Position, F
             let (a, b) = squares.split_once('-').unwrap_or((squares, squares));
             let (a, b): (usize, usize) = match (a.parse(), b.parse()) {
                 (Ok(a), Ok(b)) if a >= 1 && a <= b => (a, b),
-                _ => return Err(fail(text, format!("'{item}' is not a square number or range"))),
+                _ => {
+                    return Err(fail(
+                        text,
+                        format!("'{item}' is not a square number or range"),
+                    ));
+                }
             };
             for n in a..=b {
                 let sq = game
@@ -52,7 +59,11 @@ pub fn parse(game: &Game, text: &str, man: u16, king: u16) -> Result<Position, F
                 if !pos.cell(sq).is_empty() {
                     return Err(fail(text, format!("square {n} is given twice")));
                 }
-                pos.set(&game.cells, sq.index(), game.cells.piece(piece, owner, false));
+                pos.set(
+                    &game.cells,
+                    sq.index(),
+                    game.cells.piece(piece, owner, false),
+                );
             }
         }
     }
@@ -61,7 +72,10 @@ pub fn parse(game: &Game, text: &str, man: u16, king: u16) -> Result<Position, F
 
 /// Writes a PDN position.
 pub fn write(game: &Game, pos: &Position, king: u16) -> String {
-    let mut out = game.players[pos.side()].letter.to_ascii_uppercase().to_string();
+    let mut out = game.players[pos.side()]
+        .letter
+        .to_ascii_uppercase()
+        .to_string();
     for (owner, player) in game.players.iter().enumerate() {
         out.push(':');
         out.push(player.letter.to_ascii_uppercase());
@@ -84,5 +98,7 @@ fn player_of(game: &Game, s: &str) -> Option<usize> {
     if chars.next().is_some() {
         return None;
     }
-    game.players.iter().position(|p| p.letter.eq_ignore_ascii_case(&c))
+    game.players
+        .iter()
+        .position(|p| p.letter.eq_ignore_ascii_case(&c))
 }

@@ -78,7 +78,8 @@ pub fn moves(game: &Game, fen_text: &str) -> Vec<String> {
 }
 
 pub fn position(game: &Game, fen_text: &str) -> Position {
-    game.parse_position(fen_text).unwrap_or_else(|e| panic!("{e}"))
+    game.parse_position(fen_text)
+        .unwrap_or_else(|e| panic!("{e}"))
 }
 
 /// Plays a move given by its text.
