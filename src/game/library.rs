@@ -30,6 +30,10 @@ const GAMES: &[BuiltinGame] = &[
         name: "international-draughts",
         source: include_str!("../../games/international-draughts.toml"),
     },
+    BuiltinGame {
+        name: "fanorona",
+        source: include_str!("../../games/fanorona.toml"),
+    },
 ];
 
 /// All built-in games, by name.
