@@ -4,7 +4,7 @@
 use std::path::Path;
 
 use super::Game;
-use super::load::{GameError, load_str};
+use super::load::{GameError, apply_variant, load_str};
 
 /// A game file that ships with dagaz.
 #[derive(Clone, Copy, Debug)]
@@ -31,6 +31,10 @@ const GAMES: &[BuiltinGame] = &[
         source: include_str!("../../games/international-draughts.toml"),
     },
     BuiltinGame {
+        name: "turkish-draughts",
+        source: include_str!("../../games/turkish-draughts.toml"),
+    },
+    BuiltinGame {
         name: "fanorona",
         source: include_str!("../../games/fanorona.toml"),
     },
@@ -42,29 +46,39 @@ pub fn builtin_games() -> &'static [BuiltinGame] {
 }
 
 /// Loads a built-in game by name, or a game file by path (anything with a
-/// `/` or ending in `.toml`).
+/// `/` or ending in `.toml`). A `:variant` suffix selects one of the
+/// variants the game file defines (`turkish-draughts:end`).
 pub fn load_game(name_or_path: &str) -> Result<Game, GameError> {
-    if name_or_path.contains('/') || name_or_path.ends_with(".toml") {
-        let path = Path::new(name_or_path);
+    let (base, variant) = match name_or_path.rsplit_once(':') {
+        Some((b, v)) if !v.is_empty() && !v.contains('/') => (b, Some(v)),
+        _ => (name_or_path, None),
+    };
+    let (source, file, stem) = if base.contains('/') || base.ends_with(".toml") {
+        let path = Path::new(base);
         let source = std::fs::read_to_string(path).map_err(|source| GameError::Io {
-            path: name_or_path.to_string(),
+            path: base.to_string(),
             source,
         })?;
-        let stem = path
-            .file_stem()
-            .and_then(|s| s.to_str())
-            .unwrap_or(name_or_path);
-        return Ok(load_str(&source, name_or_path, stem)?);
-    }
-    match GAMES.iter().find(|g| g.name == name_or_path) {
-        Some(g) => Ok(load_str(
-            g.source,
-            &format!("games/{}.toml", g.name),
-            g.name,
-        )?),
-        None => Err(GameError::UnknownGame {
-            name: name_or_path.to_string(),
-            known: GAMES.iter().map(|g| g.name).collect::<Vec<_>>().join(", "),
-        }),
+        let stem = path.file_stem().and_then(|s| s.to_str()).unwrap_or(base).to_string();
+        (std::borrow::Cow::Owned(source), base.to_string(), stem)
+    } else {
+        match GAMES.iter().find(|g| g.name == base) {
+            Some(g) => (std::borrow::Cow::Borrowed(g.source), format!("games/{}.toml", g.name), g.name.to_string()),
+            None => {
+                return Err(GameError::UnknownGame {
+                    name: name_or_path.to_string(),
+                    known: GAMES.iter().map(|g| g.name).collect::<Vec<_>>().join(", "),
+                });
+            }
+        }
+    };
+    match variant {
+        None => Ok(load_str(&source, &file, &stem)?),
+        Some(v) => {
+            let merged = apply_variant(&source, &file, v)?;
+            let mut game = load_str(&merged, &format!("{file} (variant {v})"), &stem)?;
+            game.name = format!("{}:{v}", game.name);
+            Ok(game)
+        }
     }
 }

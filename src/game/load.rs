@@ -53,6 +53,10 @@ struct FileSpec {
     fen: FenSection,
     #[serde(default)]
     handlers: BTreeMap<String, Spanned<String>>,
+    /// Variants: tables laid over the rest of the file (see
+    /// [`apply_variant`]); only their names and descriptions are read here.
+    #[serde(default)]
+    variants: IndexMap<String, toml::Table>,
 }
 
 #[derive(Deserialize)]
@@ -238,6 +242,47 @@ pub fn load_str(source: &str, file: &str, name: &str) -> Result<Game, LoadError>
 }
 
 /// Like [`load_str`], with the caller's handlers.
+/// Lays the table `[variants.<variant>]` of a game file over the rest of the
+/// file (tables merge key by key, other values are replaced) and returns
+/// the resulting file text. Errors in a variant are reported against that
+/// text.
+pub fn apply_variant(source: &str, file: &str, variant: &str) -> Result<String, LoadError> {
+    let fail = |message: String| LoadError::new(file, source, vec![Diagnostic::new(message)]);
+    let mut root: toml::Table = toml::from_str(source).map_err(|e| {
+        LoadError::new(
+            file,
+            source,
+            vec![Diagnostic::new(e.message().trim().to_string()).at(e.span(), "here")],
+        )
+    })?;
+    let variants = match root.remove("variants") {
+        Some(toml::Value::Table(t)) => t,
+        _ => toml::Table::new(),
+    };
+    let Some(toml::Value::Table(overlay)) = variants.get(variant) else {
+        let known: Vec<&str> = variants.keys().map(String::as_str).collect();
+        return Err(fail(format!(
+            "unknown variant '{variant}'; this game has: {}",
+            if known.is_empty() { "none".to_string() } else { known.join(", ") }
+        )));
+    };
+    let mut overlay = overlay.clone();
+    overlay.remove("description");
+    merge(&mut root, &overlay);
+    toml::to_string(&root).map_err(|e| fail(format!("variant '{variant}': {e}")))
+}
+
+fn merge(base: &mut toml::Table, overlay: &toml::Table) {
+    for (key, value) in overlay {
+        match (base.get_mut(key), value) {
+            (Some(toml::Value::Table(b)), toml::Value::Table(o)) => merge(b, o),
+            _ => {
+                base.insert(key.clone(), value.clone());
+            }
+        }
+    }
+}
+
 pub fn load_with(
     source: &str,
     file: &str,
@@ -331,6 +376,14 @@ impl Loader<'_> {
         let mut game = Game {
             name: spec.game.name.clone().unwrap_or_else(|| name.to_string()),
             title: spec.game.title.clone().unwrap_or_else(|| name.to_string()),
+            variants: spec
+                .variants
+                .iter()
+                .map(|(k, v)| {
+                    let d = v.get("description").and_then(|d| d.as_str()).unwrap_or("");
+                    (k.clone(), d.to_string())
+                })
+                .collect(),
             board_kind,
             description: spec.game.description.clone(),
             initial: Position::empty(squares, extra, players.len(), pieces.len()),

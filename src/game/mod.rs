@@ -7,7 +7,7 @@ mod load;
 mod rules;
 
 pub use library::{BuiltinGame, builtin_games, load_game};
-pub use load::{GameError, load_str, load_with};
+pub use load::{GameError, apply_variant, load_str, load_with};
 pub use rules::{GameResult, Goals, Outcome, parse_goal};
 
 use std::fmt;
@@ -114,6 +114,9 @@ pub struct Game {
     pub name: String,
     /// Display name (`Chess`).
     pub title: String,
+    /// The variants the game file defines: name and description. Load one
+    /// as `game:variant`.
+    pub variants: Vec<(String, String)>,
     pub description: String,
     /// What squares hold; decides the meaning of take, drop and capture.
     pub board_kind: crate::board::BoardKind,
