@@ -65,5 +65,9 @@ fn paika_only_without_captures() {
     let game = fanorona();
     assert_eq!(moves(&game, "8s/9/9/9/S8 w"), v(&["a1a2", "a1b1", "a1b2"]));
     // With a capture available, paika moves are gone.
-    assert!(moves(&game, "8s/9/9/9/S1s6 w").iter().all(|m| m.contains('x')));
+    assert!(
+        moves(&game, "8s/9/9/9/S1s6 w")
+            .iter()
+            .all(|m| m.contains('x'))
+    );
 }

@@ -12,7 +12,9 @@ fn eight_first_moves() {
     let initial = game.write_position(&game.initial_position());
     assert_eq!(
         moves(&game, &initial),
-        v(&["a3a4", "b3b4", "c3c4", "d3d4", "e3e4", "f3f4", "g3g4", "h3h4"])
+        v(&[
+            "a3a4", "b3b4", "c3c4", "d3d4", "e3e4", "f3f4", "g3g4", "h3h4"
+        ])
     );
 }
 
@@ -59,6 +61,11 @@ fn crowning_during_a_capture_default_and_variant() {
 
 #[test]
 fn unknown_variants_are_refused() {
-    let err = load_game("turkish-draughts:nonesuch").unwrap_err().to_string();
-    assert!(err.contains("unknown variant 'nonesuch'") && err.contains("end"), "{err}");
+    let err = load_game("turkish-draughts:nonesuch")
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.contains("unknown variant 'nonesuch'") && err.contains("end"),
+        "{err}"
+    );
 }

@@ -31,6 +31,10 @@ const GAMES: &[BuiltinGame] = &[
         source: include_str!("../../games/international-draughts.toml"),
     },
     BuiltinGame {
+        name: "stavropol-checkers",
+        source: include_str!("../../games/stavropol-checkers.toml"),
+    },
+    BuiltinGame {
         name: "turkish-draughts",
         source: include_str!("../../games/turkish-draughts.toml"),
     },
@@ -59,11 +63,19 @@ pub fn load_game(name_or_path: &str) -> Result<Game, GameError> {
             path: base.to_string(),
             source,
         })?;
-        let stem = path.file_stem().and_then(|s| s.to_str()).unwrap_or(base).to_string();
+        let stem = path
+            .file_stem()
+            .and_then(|s| s.to_str())
+            .unwrap_or(base)
+            .to_string();
         (std::borrow::Cow::Owned(source), base.to_string(), stem)
     } else {
         match GAMES.iter().find(|g| g.name == base) {
-            Some(g) => (std::borrow::Cow::Borrowed(g.source), format!("games/{}.toml", g.name), g.name.to_string()),
+            Some(g) => (
+                std::borrow::Cow::Borrowed(g.source),
+                format!("games/{}.toml", g.name),
+                g.name.to_string(),
+            ),
             None => {
                 return Err(GameError::UnknownGame {
                     name: name_or_path.to_string(),

@@ -142,6 +142,8 @@ struct RulesSection {
     #[serde(default)]
     deferred_captures: bool,
     #[serde(default)]
+    move_any_piece: bool,
+    #[serde(default)]
     goals: Vec<Spanned<String>>,
 }
 
@@ -263,7 +265,11 @@ pub fn apply_variant(source: &str, file: &str, variant: &str) -> Result<String, 
         let known: Vec<&str> = variants.keys().map(String::as_str).collect();
         return Err(fail(format!(
             "unknown variant '{variant}'; this game has: {}",
-            if known.is_empty() { "none".to_string() } else { known.join(", ") }
+            if known.is_empty() {
+                "none".to_string()
+            } else {
+                known.join(", ")
+            }
         )));
     };
     let mut overlay = overlay.clone();
@@ -868,6 +874,7 @@ impl Loader<'_> {
             capture_priority: r.capture_priority,
             maximum_capture,
             deferred_captures: r.deferred_captures,
+            move_any_piece: r.move_any_piece,
             goals,
         }
     }

@@ -76,6 +76,9 @@ pub struct Rules {
     pub maximum_capture: Option<MaximumCapture>,
     /// `x` marks pieces and removes them when the move ends.
     pub deferred_captures: bool,
+    /// Players may move any piece, each as its owner would (the prologue's
+    /// ownership test is off: Stavropol checkers).
+    pub move_any_piece: bool,
     pub goals: Goals,
 }
 

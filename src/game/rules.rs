@@ -26,6 +26,9 @@ pub struct Goals {
     pub repetition: Option<(u32, Outcome)>,
     /// n plies without a capture or a clock-resetting move.
     pub no_progress: Option<(u32, Outcome)>,
+    /// None of the pieces of the side to move can move (whoever would
+    /// move them); also when it has no pieces (Stavropol checkers).
+    pub colour_blocked: Option<Outcome>,
 }
 
 /// How a finished game ended.
@@ -65,11 +68,12 @@ pub fn parse_goal(goals: &mut Goals, text: &str) -> Result<(), String> {
         ["checkmate"] => goals.checkmate = Some(outcome),
         ["stalemate"] => goals.stalemate = Some(outcome),
         ["no_moves"] => goals.no_moves = Some(outcome),
+        ["colour_blocked"] => goals.colour_blocked = Some(outcome),
         ["repetition", rest @ ..] => goals.repetition = Some((count(rest)?, outcome)),
         ["no_progress", rest @ ..] => goals.no_progress = Some((count(rest)?, outcome)),
         _ => {
             return Err(format!(
-                "unknown condition '{}': use checkmate, stalemate, no_moves, repetition N or no_progress N",
+                "unknown condition '{}': use checkmate, stalemate, no_moves, colour_blocked, repetition N or no_progress N",
                 cond.trim()
             ));
         }
@@ -81,6 +85,17 @@ impl Game {
     /// The result if the game is over in `pos`, where the side to move has
     /// `legal_moves` legal moves.
     pub fn result(&self, pos: &Position, legal_moves: usize) -> Option<GameResult> {
+        self.result_with(pos, legal_moves, false)
+    }
+
+    /// [`Game::result`], told whether the side to move's pieces are all
+    /// blocked (the `colour_blocked` goal; see `Generator::result`).
+    pub fn result_with(
+        &self,
+        pos: &Position,
+        legal_moves: usize,
+        colour_blocked: bool,
+    ) -> Option<GameResult> {
         let n = self.players.len();
         let side = pos.side();
         let last = (side + n - 1) % n;
@@ -100,6 +115,9 @@ impl Game {
                 },
             }
         };
+        if let (true, Some(o)) = (colour_blocked, g.colour_blocked) {
+            return Some(decide(o, "no piece of its colour can move"));
+        }
         if legal_moves == 0 {
             let in_check = self.royal_attacked(pos, side);
             return Some(match (in_check, g.checkmate, g.stalemate, g.no_moves) {

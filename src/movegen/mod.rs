@@ -12,7 +12,7 @@ pub use moves::{Move, MoveHeader, MoveList, MoveRef};
 pub use vm::GenError;
 
 use crate::board::Square;
-use crate::game::{Game, MaximumCapture};
+use crate::game::{Game, GameResult, MaximumCapture};
 use crate::position::{NO_PIECE, Position, squares_of};
 use attack::ReadSet;
 use vm::{Env, Mode, Vm};
@@ -23,6 +23,7 @@ pub struct Generator {
     vm: Vm,
     bits: Vec<u64>,
     keep: Vec<bool>,
+    scratch: MoveList,
 }
 
 impl Generator {
@@ -54,9 +55,30 @@ impl Generator {
         for &(sq, hit) in attacked {
             self.vm.seed_attack(sq, hit);
         }
-        let player = pos.side();
+        let side = pos.side();
+        // Normally only the side to move's pieces move; with `move_any_piece`
+        // every piece does, each as its owner would move it.
+        let owners = if game.rules.move_any_piece {
+            0..game.players.len()
+        } else {
+            side..side + 1
+        };
+        for owner in owners {
+            self.run_pieces_of(game, pos, owner, out)?;
+        }
+        Ok(())
+    }
+
+    /// Runs the programs of every piece of `owner`, as `owner`.
+    fn run_pieces_of(
+        &mut self,
+        game: &Game,
+        pos: &mut Position,
+        owner: usize,
+        out: &mut MoveList,
+    ) -> Result<(), GenError> {
         self.bits.clear();
-        self.bits.extend_from_slice(pos.owner_bits(player));
+        self.bits.extend_from_slice(pos.owner_bits(owner));
         for w in 0..self.bits.len() {
             let mut b = self.bits[w];
             while b != 0 {
@@ -66,11 +88,11 @@ impl Generator {
                 if piece == NO_PIECE {
                     continue;
                 }
-                let prog = &game.pieces[piece as usize].programs[player];
+                let prog = &game.pieces[piece as usize].programs[owner];
                 let (cells, history) = pos.split_for_generation();
                 let env = Env {
                     game,
-                    player,
+                    player: owner,
                     history,
                     mode: Mode::Generate,
                 };
@@ -78,6 +100,30 @@ impl Generator {
             }
         }
         Ok(())
+    }
+
+    /// How the game stands in `pos`: the result if it is over. Unlike
+    /// [`Game::result`], this can evaluate every goal, including those that
+    /// need moves other than the legal ones (`colour_blocked`).
+    pub fn result(
+        &mut self,
+        game: &Game,
+        pos: &mut Position,
+    ) -> Result<Option<GameResult>, GenError> {
+        let mut list = std::mem::take(&mut self.scratch);
+        self.legal(game, pos, &mut list)?;
+        let legal = list.len();
+        let blocked = match game.rules.goals.colour_blocked {
+            None => false,
+            Some(_) => {
+                list.clear();
+                self.vm.begin();
+                self.run_pieces_of(game, pos, pos.side(), &mut list)?;
+                list.is_empty()
+            }
+        };
+        self.scratch = list;
+        Ok(game.result_with(pos, legal, blocked))
     }
 
     /// The legal moves of the side to move.
