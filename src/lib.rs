@@ -15,10 +15,12 @@
 //! - [`position`]: board state, make/undo, Zobrist hash, FEN.
 //! - [`movegen`]: the program interpreter, attack detection, legality, perft.
 //! - [`movetext`]: moves as text (`e2e4`, `e7e8q`, `a3xc5xe7`).
+//! - [`entry`]: entering a move square by square.
 //! - [`handler`]: the extension API for rules the notation cannot express.
 
 pub mod board;
 pub mod diagnostic;
+pub mod entry;
 pub mod game;
 pub mod handler;
 pub mod movegen;

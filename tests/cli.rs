@@ -160,3 +160,19 @@ fn random_movers_play_a_whole_game() {
         &out[out.len().saturating_sub(500)..]
     );
 }
+
+#[test]
+fn play_accepts_moves_square_by_square() {
+    let o = dagaz(&["play", "fanorona"], "d3\nd3 e3\ne2 e3\nfen\nquit\n");
+    let out = stdout(&o);
+    assert!(out.contains("next square: e3"), "{out}");
+    assert!(
+        out.contains("several moves; type one of: d3e3xf3 d3e3xc3")
+            || out.contains("several moves; type one of: d3e3xc3 d3e3xf3"),
+        "{out}"
+    );
+    assert!(
+        out.contains("ssss1ssss/ssss1ssss/sSsSSsSsS/SSSS1SSSS/SSSSSSSSS b"),
+        "{out}"
+    );
+}

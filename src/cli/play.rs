@@ -9,10 +9,11 @@ use rand::{RngExt, SeedableRng};
 use super::board;
 use dagaz::game::{Game, GameResult};
 use dagaz::movegen::{Generator, Move, MoveList};
-use dagaz::movetext;
 use dagaz::position::Position;
+use dagaz::{entry, movetext};
 
-const HELP: &str = "Type a move (e.g. e2e4, e7e8q), or: moves, undo, fen, help, quit";
+const HELP: &str = "Type a move (e.g. e2e4, e7e8q), or its squares one by one (\"a2 b2 b3\"), \
+or: moves, undo, fen, help, quit";
 
 /// Plays until the game ends, the input ends or the user quits.
 pub fn play(
@@ -63,14 +64,64 @@ pub fn play(
             "moves" => say!("{}", texts.join(" ")),
             "fen" => say!("{}", game.write_position(&pos)),
             "undo" => undo(game, &mut pos, &mut played, &computer),
-            text => match movetext::find(game, &list, text) {
-                Ok(i) => {
+            text => {
+                let chosen = match squares(game, text) {
+                    Some(squares) => match by_squares(game, &list, &texts, &squares) {
+                        Ok(i) => Some(i),
+                        Err(message) => {
+                            say!("{message}");
+                            None
+                        }
+                    },
+                    None => match movetext::find(game, &list, text) {
+                        Ok(i) => Some(i),
+                        Err(e) => {
+                            say!("{e}");
+                            None
+                        }
+                    },
+                };
+                if let Some(i) = chosen {
                     played.push(list.get(i).to_owned());
                     game.make(&mut pos, list.get(i));
                 }
-                Err(e) => say!("{e}"),
-            },
+            }
         }
+    }
+}
+
+/// The squares of `text`, if it is a list of square names.
+fn squares(game: &Game, text: &str) -> Option<Vec<dagaz::board::Square>> {
+    text.split_whitespace()
+        .map(|t| game.topology.square(t))
+        .collect()
+}
+
+/// The move entered square by square, or what may come next.
+fn by_squares(
+    game: &Game,
+    list: &MoveList,
+    texts: &[String],
+    chosen: &[dagaz::board::Square],
+) -> Result<usize, String> {
+    let p = entry::progress(list, chosen);
+    let names = |sqs: &[dagaz::board::Square]| -> String {
+        sqs.iter()
+            .map(|s| game.topology.name(*s))
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    match p.complete.as_slice() {
+        [i] => Ok(*i),
+        [] if p.next.is_empty() => Err("no legal move goes through these squares".to_string()),
+        [] => Err(format!("next square: {}", names(&p.next))),
+        many => Err(format!(
+            "these squares make several moves; type one of: {}",
+            many.iter()
+                .map(|i| texts[*i].as_str())
+                .collect::<Vec<_>>()
+                .join(" ")
+        )),
     }
 }
 
