@@ -176,3 +176,72 @@ fn play_accepts_moves_square_by_square() {
         "{out}"
     );
 }
+
+#[test]
+fn analyse_prints_move_score_depth_and_line() {
+    let o = dagaz(
+        &[
+            "analyse",
+            "chess",
+            "--fen",
+            "6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1",
+            "--ai",
+            "ab:d3",
+        ],
+        "",
+    );
+    let out = stdout(&o);
+    assert!(out.contains("best a1a8"), "{out}");
+    assert!(out.contains("score win in 1 plies"), "{out}");
+    assert!(out.contains("depth 1") && out.contains("pv a1a8"), "{out}");
+}
+
+#[test]
+fn match_prints_running_results_and_elo() {
+    let dir = std::env::temp_dir().join(format!("dagaz-match-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let save = dir.join("games.txt");
+    let o = dagaz(
+        &[
+            "match",
+            "checkers",
+            "--a",
+            "ab:d2",
+            "--b",
+            "random",
+            "--games",
+            "4",
+            "--threads",
+            "2",
+            "--seed",
+            "3",
+            "--save",
+            save.to_str().unwrap(),
+        ],
+        "",
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(out.contains("after game 4 of 4: A "), "{out}");
+    assert!(out.contains("Elo difference of A over B"), "{out}");
+    let games = std::fs::read_to_string(&save).unwrap();
+    assert_eq!(games.matches("[Game \"checkers\"]").count(), 4);
+    assert!(games.contains("[Round \"4\"]"));
+}
+
+#[test]
+fn play_against_the_computer() {
+    let o = dagaz(
+        &["play", "chess", "--ai", "ab:d1", "--seed", "1"],
+        "e2e4\nquit\n",
+    );
+    let out = stdout(&o);
+    assert!(out.contains("Black plays"), "{out}");
+    let o = dagaz(&["play", "chess", "--ai", "chess-master"], "");
+    assert!(!o.status.success());
+    assert!(
+        stderr(&o).contains("bad engine 'chess-master'"),
+        "{}",
+        stderr(&o)
+    );
+}

@@ -23,6 +23,7 @@ macro_rules! prompt {
 }
 
 mod board;
+mod matches;
 mod play;
 
 use std::process::ExitCode;
@@ -30,10 +31,12 @@ use std::time::Instant;
 
 use clap::{Parser, Subcommand};
 
+use dagaz::ai::Engine;
 use dagaz::game::{Game, builtin_games, load_game, load_str};
 use dagaz::movegen::{Generator, MoveList, divide, perft_with};
 use dagaz::movetext;
 use dagaz::position::Position;
+use rand::SeedableRng;
 
 #[derive(Parser)]
 #[command(
@@ -80,19 +83,67 @@ enum Command {
         /// Path to a game file
         file: String,
     },
-    /// Play in the terminal, against another person or a random mover
+    /// Play in the terminal, against another person or the computer
     Play {
         /// Built-in game name or path to a game file
         game: String,
         /// Start from this position
         #[arg(long)]
         fen: Option<String>,
-        /// Let the computer (a random mover) play this side; repeatable
+        /// The computer's engine: random, ab:2s, ab:d6, mcts:1s, mcts-greedy:5000n
+        #[arg(long, value_name = "ENGINE")]
+        ai: Option<String>,
+        /// The player the --ai engine plays (default: the last); repeatable
+        #[arg(long = "computer", value_name = "PLAYER")]
+        computer: Vec<String>,
+        /// Let a random mover play this side; repeatable
         #[arg(long = "random", value_name = "PLAYER")]
         random: Vec<String>,
-        /// Seed for the random mover, for repeatable games
+        /// Seed for the computer's random choices, for repeatable games
         #[arg(long)]
         seed: Option<u64>,
+    },
+    /// Let the computer analyse a position: best move, score, depth, line
+    Analyse {
+        /// Built-in game name or path to a game file
+        game: String,
+        /// The position (default: the game's setup)
+        #[arg(long)]
+        fen: Option<String>,
+        /// The engine
+        #[arg(long, default_value = "ab:2s", value_name = "ENGINE")]
+        ai: String,
+        #[arg(long, default_value_t = 0)]
+        seed: u64,
+    },
+    /// Play a match between two engines
+    Match {
+        /// Built-in game name or path to a game file
+        game: String,
+        /// Engine A
+        #[arg(long, value_name = "ENGINE")]
+        a: String,
+        /// Engine B
+        #[arg(long, value_name = "ENGINE")]
+        b: String,
+        /// Number of games (A plays first in the odd-numbered ones)
+        #[arg(long, default_value_t = 100)]
+        games: u32,
+        /// Games played at the same time
+        #[arg(long, default_value_t = 1)]
+        threads: usize,
+        /// Seed for all random choices, for repeatable matches
+        #[arg(long, default_value_t = 0)]
+        seed: u64,
+        /// Random plies at the start of each game, for variety
+        #[arg(long, default_value_t = 0)]
+        openings: usize,
+        /// Games longer than this are drawn
+        #[arg(long, default_value_t = 400)]
+        max_plies: usize,
+        /// Write the games to this file
+        #[arg(long)]
+        save: Option<std::path::PathBuf>,
     },
 }
 
@@ -113,11 +164,48 @@ pub fn run() -> ExitCode {
         Command::Play {
             game,
             fen,
+            ai,
+            computer,
             random,
             seed,
         } => load(&game).and_then(|g| {
             let pos = start(&g, fen.as_deref())?;
-            play::play(&g, pos, &random, seed)
+            let ai = ai
+                .map(|a| a.parse::<Engine>().map_err(|e| e.to_string()))
+                .transpose()?;
+            let sides = play::computer_players(&g, &random, &computer, ai)?;
+            play::play(&g, pos, &sides, seed)
+        }),
+        Command::Analyse {
+            game,
+            fen,
+            ai,
+            seed,
+        } => analyse(&game, fen.as_deref(), &ai, seed),
+        Command::Match {
+            game,
+            a,
+            b,
+            games,
+            threads,
+            seed,
+            openings,
+            max_plies,
+            save,
+        } => load(&game).and_then(|g| {
+            let spec = matches::MatchSpec {
+                a: a.parse()
+                    .map_err(|e: dagaz::ai::EngineError| e.to_string())?,
+                b: b.parse()
+                    .map_err(|e: dagaz::ai::EngineError| e.to_string())?,
+                games,
+                threads,
+                seed,
+                openings,
+                max_plies,
+                save,
+            };
+            matches::run(&g, &spec)
         }),
     };
     match result {
@@ -204,6 +292,56 @@ fn moves_cmd(name: &str, fen_text: Option<&str>) -> CliResult {
     let mut texts = movetext::texts(&game, &list);
     texts.sort();
     say!("{}", texts.join(" "));
+    Ok(())
+}
+
+fn analyse(name: &str, fen_text: Option<&str>, ai: &str, seed: u64) -> CliResult {
+    let game = load(name)?;
+    let mut pos = start(&game, fen_text)?;
+    let engine: Engine = ai
+        .parse()
+        .map_err(|e: dagaz::ai::EngineError| e.to_string())?;
+    let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
+    let t0 = Instant::now();
+    let Some(choice) =
+        dagaz::ai::choose(&game, &mut pos, engine, &mut rng).map_err(|e| e.to_string())?
+    else {
+        say!("no legal move");
+        return Ok(());
+    };
+    let mut line = Vec::new();
+    let mut list = MoveList::new();
+    let mut generator = Generator::new();
+    for mv in &choice.pv {
+        generator
+            .legal(&game, &mut pos, &mut list)
+            .map_err(|e| e.to_string())?;
+        let texts = movetext::texts(&game, &list);
+        let text = list
+            .iter()
+            .position(|m| {
+                m.changes == mv.changes.as_slice() && m.landings == mv.landings.as_slice()
+            })
+            .map_or_else(|| movetext::text(&game, mv.as_ref()), |i| texts[i].clone());
+        line.push(text);
+        game.make(&mut pos, mv.as_ref());
+    }
+    say!("best {}", line.first().map_or("", String::as_str));
+    match choice.score {
+        Some(s) if s.abs() >= dagaz::ai::search::WIN - 1000 => {
+            let plies = dagaz::ai::search::WIN - s.abs();
+            say!(
+                "score {} in {plies} plies",
+                if s > 0 { "win" } else { "loss" }
+            );
+        }
+        Some(s) => say!("score {s:+}"),
+        None => {}
+    }
+    say!("depth {}", choice.depth);
+    say!("nodes {}", choice.nodes);
+    say!("time {:.3} s", t0.elapsed().as_secs_f64());
+    say!("pv {}", line.join(" "));
     Ok(())
 }
 

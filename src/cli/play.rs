@@ -1,12 +1,13 @@
-//! `dagaz play`: a game in the terminal between people, or against a
-//! random mover.
+//! `dagaz play`: a game in the terminal between people, or against the
+//! computer (any engine of `dagaz::ai`, the random mover included).
 
 use std::io::BufRead;
 
+use rand::SeedableRng;
 use rand::rngs::StdRng;
-use rand::{RngExt, SeedableRng};
 
 use super::board;
+use dagaz::ai::{self, Engine};
 use dagaz::game::{Game, GameResult};
 use dagaz::movegen::{Generator, Move, MoveList};
 use dagaz::position::Position;
@@ -16,13 +17,13 @@ const HELP: &str = "Type a move (e.g. e2e4, e7e8q), or its squares one by one (\
 or: moves, undo, fen, help, quit";
 
 /// Plays until the game ends, the input ends or the user quits.
+/// `computer[p]` is the engine playing player `p`, if any.
 pub fn play(
     game: &Game,
     mut pos: Position,
-    random: &[String],
+    computer: &[Option<Engine>],
     seed: Option<u64>,
 ) -> Result<(), String> {
-    let computer = players_named(game, random)?;
     let mut rng = match seed {
         Some(s) => StdRng::seed_from_u64(s),
         None => StdRng::seed_from_u64(rand::random()),
@@ -38,18 +39,31 @@ pub fn play(
             .legal(game, &mut pos, &mut list)
             .map_err(|e| e.to_string())?;
         prompt!("\n{}", board::draw(game, &pos));
-        if let Some(result) = game.result(&pos, list.len()) {
+        if let Some(result) = generator
+            .result(game, &mut pos)
+            .map_err(|e| e.to_string())?
+        {
             say!("{}", describe(game, &result));
             return Ok(());
         }
         let side = pos.side();
         let name = &game.players[side].name;
         let texts = movetext::texts(game, &list);
-        if computer[side] {
-            let i = rng.random_range(0..list.len());
+        if let Some(engine) = computer.get(side).copied().flatten() {
+            let Some(choice) =
+                ai::choose(game, &mut pos, engine, &mut rng).map_err(|e| e.to_string())?
+            else {
+                return Ok(());
+            };
+            let i = (0..list.len())
+                .find(|&i| {
+                    list.get(i).changes == choice.mv.changes.as_slice()
+                        && list.get(i).landings == choice.mv.landings.as_slice()
+                })
+                .unwrap_or(0);
             say!("{name} plays {}", texts[i]);
-            played.push(list.get(i).to_owned());
-            game.make(&mut pos, list.get(i));
+            played.push(choice.mv.clone());
+            game.make(&mut pos, choice.mv.as_ref());
             continue;
         }
         prompt!("{name} to move> ");
@@ -126,21 +140,49 @@ fn by_squares(
 }
 
 /// Takes back the last move, and the computer's reply before it if any.
-fn undo(game: &Game, pos: &mut Position, played: &mut Vec<Move>, computer: &[bool]) {
+fn undo(game: &Game, pos: &mut Position, played: &mut Vec<Move>, computer: &[Option<Engine>]) {
     loop {
         let Some(mv) = played.pop() else {
             say!("nothing to undo");
             return;
         };
         game.undo(pos, mv.as_ref());
-        if !computer[pos.side()] || played.is_empty() {
+        if computer.get(pos.side()).copied().flatten().is_none() || played.is_empty() {
             return;
         }
     }
 }
 
-fn players_named(game: &Game, names: &[String]) -> Result<Vec<bool>, String> {
-    let mut out = vec![false; game.players.len()];
+/// Which players the computer plays: `--random P` (random mover), and
+/// `--computer P` with the `--ai` engine (by default the last player).
+pub fn computer_players(
+    game: &Game,
+    random: &[String],
+    computer: &[String],
+    ai: Option<Engine>,
+) -> Result<Vec<Option<Engine>>, String> {
+    let mut out = vec![None; game.players.len()];
+    for p in players_named(game, random)? {
+        out[p] = Some(Engine::Random);
+    }
+    if let Some(engine) = ai {
+        let sides = players_named(game, computer)?;
+        if sides.is_empty() {
+            if let Some(last) = out.last_mut() {
+                *last = Some(engine);
+            }
+        }
+        for p in sides {
+            out[p] = Some(engine);
+        }
+    } else if !computer.is_empty() {
+        return Err("--computer needs --ai ENGINE (e.g. --ai ab:1s)".into());
+    }
+    Ok(out)
+}
+
+fn players_named(game: &Game, names: &[String]) -> Result<Vec<usize>, String> {
+    let mut out = Vec::new();
     for n in names {
         let i = game
             .players
@@ -149,14 +191,14 @@ fn players_named(game: &Game, names: &[String]) -> Result<Vec<bool>, String> {
             .or_else(|| {
                 n.parse::<usize>()
                     .ok()
-                    .filter(|i| (1..=out.len()).contains(i))
+                    .filter(|i| (1..=game.players.len()).contains(i))
                     .map(|i| i - 1)
             })
             .ok_or_else(|| {
                 let names: Vec<&str> = game.players.iter().map(|p| p.name.as_str()).collect();
                 format!("unknown player '{n}'; the players are {}", names.join(", "))
             })?;
-        out[i] = true;
+        out.push(i);
     }
     Ok(out)
 }

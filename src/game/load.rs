@@ -110,6 +110,8 @@ struct PieceSection {
     description: String,
     moves: Option<Spanned<ExprList>>,
     promote: Option<Spanned<PromoteSection>>,
+    /// Piece-square hints for the AI: square name to bonus.
+    squares: Option<Spanned<IndexMap<String, i32>>>,
 }
 
 #[derive(Deserialize)]
@@ -365,6 +367,7 @@ impl Loader<'_> {
                 promotion: self.promotion(p, &zones, &piece_names),
                 programs: compiled.programs[i].clone(),
                 description: p.description.clone(),
+                square_values: self.square_values(pname, p, &topology),
             });
         }
         let rules = self.rules(&spec.rules);
@@ -802,6 +805,24 @@ impl Loader<'_> {
             priorities,
             once_flags,
         })
+    }
+
+    fn square_values(&mut self, pname: &str, p: &PieceSection, topo: &Topology) -> Vec<i32> {
+        let Some(hints) = &p.squares else {
+            return Vec::new();
+        };
+        let mut values = vec![0; topo.len()];
+        for (name, v) in hints.get_ref() {
+            match topo.square(name) {
+                Some(sq) => values[sq.index()] = *v,
+                None => self.error(
+                    format!("pieces.{pname}.squares: unknown square '{name}'"),
+                    Some(hints.span()),
+                    "here",
+                ),
+            }
+        }
+        values
     }
 
     fn promotion(

@@ -48,6 +48,9 @@ pub struct PieceType {
     /// One program per player.
     pub programs: Vec<Program>,
     pub description: String,
+    /// Piece-square hints for the evaluation, per square, for the first
+    /// player (empty if the file gives none).
+    pub square_values: Vec<i32>,
 }
 
 /// What a piece may become when it ends a move in a zone.

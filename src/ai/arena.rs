@@ -1,0 +1,196 @@
+//! Matches between engines: whole games with alternating colours, optional
+//! random openings, results with an Elo difference, and game records.
+
+use rand::SeedableRng;
+use rand::rngs::StdRng;
+
+use super::{Engine, choose};
+use crate::game::{Game, GameResult};
+use crate::movegen::{GenError, Generator, Move, MoveList};
+use crate::movetext;
+
+/// How one game of a match is played.
+#[derive(Clone, Copy, Debug)]
+pub struct GameSetup {
+    /// Engine of each player, in turn order.
+    pub engines: [Engine; 2],
+    /// Random plies played before the engines take over.
+    pub opening_plies: usize,
+    /// Games longer than this are adjudicated drawn.
+    pub max_plies: usize,
+    pub seed: u64,
+}
+
+/// A finished game.
+#[derive(Clone, Debug)]
+pub struct Record {
+    /// Moves in the move text of the game.
+    pub moves: Vec<String>,
+    pub result: GameResult,
+}
+
+/// Plays one game from the setup position.
+pub fn play_game(game: &Game, setup: &GameSetup) -> Result<Record, GenError> {
+    let mut rng = StdRng::seed_from_u64(setup.seed);
+    let mut pos = game.initial_position();
+    let mut generator = Generator::new();
+    let mut list = MoveList::new();
+    let mut moves = Vec::new();
+    for ply in 0..setup.max_plies {
+        generator.legal(game, &mut pos, &mut list)?;
+        if let Some(result) = super::terminal(game, &mut generator, &mut pos, list.len())? {
+            return Ok(Record { moves, result });
+        }
+        let engine = if ply < setup.opening_plies {
+            Engine::Random
+        } else {
+            setup.engines[pos.side() % 2]
+        };
+        let Some(choice) = choose(game, &mut pos, engine, &mut rng)? else {
+            break;
+        };
+        moves.push(text_of(game, &list, &choice.mv));
+        game.make(&mut pos, choice.mv.as_ref());
+    }
+    Ok(Record {
+        moves,
+        result: GameResult::Draw {
+            reason: format!("move limit of {} plies", setup.max_plies),
+        },
+    })
+}
+
+/// The move text of `mv` among the legal moves `list`.
+fn text_of(game: &Game, list: &MoveList, mv: &Move) -> String {
+    let texts = movetext::texts(game, list);
+    list.iter()
+        .position(|m| m.changes == mv.changes.as_slice() && m.landings == mv.landings.as_slice())
+        .map_or_else(|| movetext::text(game, mv.as_ref()), |i| texts[i].clone())
+}
+
+/// Running totals of a match between engine A and engine B.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Tally {
+    pub a: u32,
+    pub b: u32,
+    pub draws: u32,
+}
+
+impl Tally {
+    pub fn games(&self) -> u32 {
+        self.a + self.b + self.draws
+    }
+
+    /// A's score, from 0 to 1.
+    pub fn score(&self) -> f64 {
+        if self.games() == 0 {
+            return 0.5;
+        }
+        (self.a as f64 + self.draws as f64 / 2.0) / self.games() as f64
+    }
+
+    /// Elo difference of A over B and the 95% margin around it. Infinite
+    /// when one side scored everything.
+    pub fn elo(&self) -> (f64, f64) {
+        let n = self.games() as f64;
+        let s = self.score();
+        let elo = |s: f64| -> f64 {
+            if s <= 0.0 {
+                f64::NEG_INFINITY
+            } else if s >= 1.0 {
+                f64::INFINITY
+            } else {
+                -400.0 * (1.0 / s - 1.0).log10()
+            }
+        };
+        if n == 0.0 {
+            return (0.0, f64::INFINITY);
+        }
+        // Standard error of the score from the spread of the game results.
+        let (w, d) = (self.a as f64 / n, self.draws as f64 / n);
+        let variance = w * (1.0 - s).powi(2) + d * (0.5 - s).powi(2) + (1.0 - w - d) * s.powi(2);
+        let margin = 1.96 * (variance / n).sqrt();
+        let (low, high) = (elo((s - margin).max(0.0)), elo((s + margin).min(1.0)));
+        (elo(s), (high - low) / 2.0)
+    }
+}
+
+/// Writes a game record in a PGN-like form.
+pub fn write_record(
+    game: &Game,
+    record: &Record,
+    a_plays_first: bool,
+    names: [&str; 2],
+    number: u32,
+) -> String {
+    let (first, second) = if a_plays_first {
+        (names[0], names[1])
+    } else {
+        (names[1], names[0])
+    };
+    let result = match &record.result {
+        GameResult::Win { winner: 0, .. } => "1-0",
+        GameResult::Win { .. } => "0-1",
+        GameResult::Draw { .. } => "1/2-1/2",
+    };
+    let reason = match &record.result {
+        GameResult::Win { reason, .. } | GameResult::Draw { reason } => reason.as_str(),
+    };
+    let mut out = format!(
+        "[Game \"{}\"]\n[Round \"{number}\"]\n[{} \"{first}\"]\n[{} \"{second}\"]\n[Result \"{result}\"]\n[Termination \"{reason}\"]\n\n",
+        game.name, game.players[0].name, game.players[1].name
+    );
+    let mut line = String::new();
+    for (i, m) in record.moves.iter().enumerate() {
+        if i % 2 == 0 {
+            line += &format!("{}. ", i / 2 + 1);
+        }
+        line += m;
+        line.push(' ');
+        if line.len() > 72 {
+            out += line.trim_end();
+            out.push('\n');
+            line.clear();
+        }
+    }
+    out += line.trim_end();
+    if !line.is_empty() {
+        out.push(' ');
+    }
+    out += result;
+    out.push_str("\n\n");
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn elo_from_scores() {
+        let even = Tally {
+            a: 10,
+            b: 10,
+            draws: 0,
+        };
+        assert!(even.elo().0.abs() < 1e-9);
+        let t = Tally {
+            a: 75,
+            b: 25,
+            draws: 0,
+        };
+        let (elo, margin) = t.elo();
+        assert!((elo - 190.8).abs() < 0.5, "{elo}");
+        assert!(margin > 50.0 && margin < 100.0, "{margin}");
+        assert_eq!(
+            Tally {
+                a: 5,
+                b: 0,
+                draws: 0
+            }
+            .elo()
+            .0,
+            f64::INFINITY
+        );
+    }
+}

@@ -1,0 +1,90 @@
+//! Evaluation: how good a position is for a player, when the search cannot
+//! look to the end. The generic evaluation counts material (the `value` of
+//! each piece in the game file) plus the piece-square hints a game file may
+//! give (`squares = { e4 = 20 }` on a piece), and the search adds mobility.
+//! Games with better knowledge implement [`Evaluator`] in Rust.
+
+use crate::game::Game;
+use crate::position::{Position, squares_of};
+
+/// Scores positions; positive is good for `player`.
+pub trait Evaluator: Send + Sync {
+    fn evaluate(&self, game: &Game, pos: &Position, player: usize) -> i32;
+}
+
+/// Material and piece-square hints.
+pub struct Material {
+    /// `square_values[piece][square]` for the first player; other players
+    /// read the board turned half a turn (see [`Material::new`]).
+    square_values: Vec<Vec<i32>>,
+    /// Square seen by each player: `mirror[player][square]`.
+    mirror: Vec<Vec<usize>>,
+}
+
+impl Material {
+    /// Builds the evaluation of `game`. The second player's hints are those
+    /// of the first on the square turned half a turn about the board's
+    /// centre (the symmetry of chess-like and draughts setups); with more
+    /// players every player uses the table as it is.
+    pub fn new(game: &Game) -> Material {
+        let topo = &game.topology;
+        let grid = topo.grid();
+        let (cols, rows, levels) = (
+            grid.cols.len() as i32,
+            grid.rows.len() as i32,
+            grid.levels.len().max(1) as i32,
+        );
+        let identity: Vec<usize> = (0..topo.len()).collect();
+        let turned: Vec<usize> = topo
+            .squares()
+            .map(|sq| {
+                let c = topo.coords(sq);
+                topo.at(cols - 1 - c.col, rows - 1 - c.row, levels - 1 - c.level)
+                    .map_or(sq.index(), |s| s.index())
+            })
+            .collect();
+        let mirror = (0..game.players.len())
+            .map(|p| {
+                if p == 1 && game.players.len() == 2 {
+                    turned.clone()
+                } else {
+                    identity.clone()
+                }
+            })
+            .collect();
+        Material {
+            square_values: game
+                .pieces
+                .iter()
+                .map(|p| p.square_values.clone())
+                .collect(),
+            mirror,
+        }
+    }
+}
+
+impl Evaluator for Material {
+    fn evaluate(&self, game: &Game, pos: &Position, player: usize) -> i32 {
+        let mut score = 0i64;
+        for owner in 0..game.players.len() {
+            let mut own = 0i64;
+            for (t, piece) in game.pieces.iter().enumerate() {
+                let bits = pos.piece_bits(owner, t);
+                let count: u32 = bits.iter().map(|w| w.count_ones()).sum();
+                own += piece.value as i64 * count as i64;
+                let hints = &self.square_values[t];
+                if !hints.is_empty() && count > 0 {
+                    for sq in squares_of(bits) {
+                        own += hints[self.mirror[owner][sq.index()]] as i64;
+                    }
+                }
+            }
+            if owner == player {
+                score += own * (game.players.len() as i64 - 1);
+            } else {
+                score -= own;
+            }
+        }
+        score.clamp(-(1 << 28), 1 << 28) as i32
+    }
+}

@@ -1,0 +1,493 @@
+//! Alpha-beta search with iterative deepening, a transposition table on the
+//! Zobrist hash, move ordering (table move, captures by victim value,
+//! killers, history) and quiescence on captures.
+//!
+//! Scores are always from the point of view of the player who is to move at
+//! the root ("paranoid" search): that player maximises, every other player
+//! minimises. With two players this is plain minimax; with more it is the
+//! paranoid generalisation.
+
+use std::time::Instant;
+
+use super::eval::{Evaluator, Material};
+use super::{Choice, Limit, terminal};
+use crate::game::{Game, GameResult};
+use crate::movegen::{GenError, Generator, Move, MoveList, MoveRef};
+use crate::position::Position;
+
+/// Score of a won game (minus the plies to reach it).
+pub const WIN: i32 = 1_000_000;
+const INF: i32 = i32::MAX / 2;
+/// Plies of quiescence search beyond the nominal depth.
+const QUIESCENCE_PLIES: usize = 12;
+/// Weight of one legal move of the side to move.
+const MOBILITY: i32 = 2;
+const TT_SIZE: usize = 1 << 18;
+
+#[derive(Clone, Copy, Default)]
+struct Entry {
+    key: u64,
+    depth: i16,
+    bound: Bound,
+    score: i32,
+    best: u64,
+}
+
+#[derive(Clone, Copy, Default, PartialEq, Eq)]
+enum Bound {
+    #[default]
+    None,
+    Exact,
+    Lower,
+    Upper,
+}
+
+/// One search (for one move); keeps its tables between iterations.
+pub struct Searcher<'g> {
+    game: &'g Game,
+    limit: Limit,
+    eval: Box<dyn Evaluator>,
+    generator: Generator,
+    lists: Vec<MoveList>,
+    tt: Vec<Entry>,
+    killers: Vec<[u64; 2]>,
+    history: Vec<i32>,
+    nodes: u64,
+    deadline: Option<Instant>,
+    stopped: bool,
+    root: usize,
+}
+
+impl<'g> Searcher<'g> {
+    /// A searcher with the game's generic evaluation.
+    pub fn new(game: &'g Game, limit: Limit) -> Searcher<'g> {
+        Self::with_evaluator(game, limit, Box::new(Material::new(game)))
+    }
+
+    /// A searcher with a game-specific evaluation.
+    pub fn with_evaluator(game: &'g Game, limit: Limit, eval: Box<dyn Evaluator>) -> Searcher<'g> {
+        let squares = game.topology.len();
+        Searcher {
+            game,
+            limit,
+            eval,
+            generator: Generator::new(),
+            lists: Vec::new(),
+            tt: vec![Entry::default(); TT_SIZE],
+            killers: Vec::new(),
+            history: vec![0; (squares + 1) * (squares + 1)],
+            nodes: 0,
+            deadline: None,
+            stopped: false,
+            root: 0,
+        }
+    }
+
+    /// The best move found within the limit; `None` without legal moves.
+    pub fn best(&mut self, pos: &mut Position) -> Result<Option<Choice>, GenError> {
+        let started = Instant::now();
+        self.root = pos.side();
+        self.nodes = 0;
+        self.stopped = false;
+        self.deadline = match self.limit {
+            Limit::Time(t) => Some(started + t),
+            _ => None,
+        };
+        let max_depth = match self.limit {
+            Limit::Depth(d) => d,
+            _ => 64,
+        };
+        let mut root_moves = MoveList::new();
+        self.generator.legal(self.game, pos, &mut root_moves)?;
+        if root_moves.is_empty() {
+            return Ok(None);
+        }
+        let moves = root_moves.to_vec();
+        let mut best: (i32, usize) = (0, 0);
+        let mut completed = 0;
+        for depth in 1..=max_depth {
+            let found = self.root_search(pos, &moves, depth, best.1)?;
+            if self.stopped {
+                if completed == 0 {
+                    best = found;
+                }
+                break;
+            }
+            best = found;
+            completed = depth;
+            if moves.len() == 1 || best.0.abs() >= WIN - 1000 {
+                break;
+            }
+            if let Limit::Time(t) = self.limit
+                && started.elapsed() * 2 > t
+            {
+                break;
+            }
+        }
+        let mv = moves[best.1].clone();
+        let pv = self.principal_variation(pos, &mv, completed.max(1) as usize)?;
+        Ok(Some(Choice {
+            mv,
+            score: Some(best.0),
+            depth: completed,
+            pv,
+            nodes: self.nodes,
+        }))
+    }
+
+    /// Searches every root move to `depth`; returns (score, index of best).
+    fn root_search(
+        &mut self,
+        pos: &mut Position,
+        moves: &[Move],
+        depth: u32,
+        first: usize,
+    ) -> Result<(i32, usize), GenError> {
+        let mut order: Vec<usize> = (0..moves.len()).collect();
+        order.swap(0, first);
+        let (mut alpha, beta) = (-INF, INF);
+        let mut best = (-INF, first);
+        for i in order {
+            let mv = moves[i].as_ref();
+            self.game.make(pos, mv);
+            let score = self.search(pos, depth - 1, 1, alpha, beta);
+            self.game.undo(pos, mv);
+            let score = score?;
+            if self.stopped {
+                break;
+            }
+            if score > best.0 {
+                best = (score, i);
+            }
+            alpha = alpha.max(score);
+        }
+        if let Some(m) = moves.get(best.1) {
+            self.store(
+                pos.hash(),
+                depth as i16,
+                Bound::Exact,
+                best.0,
+                m.header.hash_delta,
+            );
+        }
+        Ok(best)
+    }
+
+    fn time_is_up(&mut self) -> bool {
+        if self.nodes.is_multiple_of(1024) {
+            let over = match self.limit {
+                Limit::Nodes(n) => self.nodes >= n,
+                _ => self.deadline.is_some_and(|d| Instant::now() >= d),
+            };
+            self.stopped |= over;
+        }
+        self.stopped
+    }
+
+    fn list(&mut self, ply: usize) -> MoveList {
+        while self.lists.len() <= ply {
+            self.lists.push(MoveList::new());
+        }
+        std::mem::take(&mut self.lists[ply])
+    }
+
+    fn search(
+        &mut self,
+        pos: &mut Position,
+        depth: u32,
+        ply: usize,
+        mut alpha: i32,
+        mut beta: i32,
+    ) -> Result<i32, GenError> {
+        self.nodes += 1;
+        if self.time_is_up() {
+            return Ok(0);
+        }
+        if depth == 0 {
+            return self.quiesce(pos, ply, alpha, beta);
+        }
+        let mut list = self.list(ply);
+        let result = self.search_moves(pos, depth, ply, &mut alpha, &mut beta, &mut list);
+        self.lists[ply] = list;
+        result
+    }
+
+    fn search_moves(
+        &mut self,
+        pos: &mut Position,
+        depth: u32,
+        ply: usize,
+        alpha: &mut i32,
+        beta: &mut i32,
+        list: &mut MoveList,
+    ) -> Result<i32, GenError> {
+        self.generator.legal(self.game, pos, list)?;
+        if let Some(result) = terminal(self.game, &mut self.generator, pos, list.len())? {
+            return Ok(self.result_score(&result, ply));
+        }
+        let key = pos.hash();
+        let entry = self.tt[key as usize & (TT_SIZE - 1)];
+        let tt_move = if entry.key == key { entry.best } else { 0 };
+        if entry.key == key && entry.depth >= depth as i16 {
+            match entry.bound {
+                Bound::Exact => return Ok(entry.score),
+                Bound::Lower => *alpha = (*alpha).max(entry.score),
+                Bound::Upper => *beta = (*beta).min(entry.score),
+                Bound::None => {}
+            }
+            if *alpha >= *beta {
+                return Ok(entry.score);
+            }
+        }
+        let (alpha0, beta0) = (*alpha, *beta);
+        let maximising = pos.side() == self.root;
+        let order = self.order(list, ply, tt_move);
+        let mut best = if maximising { -INF } else { INF };
+        let mut best_key = 0;
+        for i in order {
+            let mv = list.get(i);
+            self.game.make(pos, mv);
+            let score = self.search(pos, depth - 1, ply + 1, *alpha, *beta);
+            self.game.undo(pos, mv);
+            let score = score?;
+            if self.stopped {
+                return Ok(0);
+            }
+            let better = if maximising {
+                score > best
+            } else {
+                score < best
+            };
+            if better {
+                best = score;
+                best_key = mv.header.hash_delta;
+            }
+            if maximising {
+                *alpha = (*alpha).max(score);
+            } else {
+                *beta = (*beta).min(score);
+            }
+            if *alpha >= *beta {
+                if mv.header.captures == 0 {
+                    self.remember_cutoff(mv, ply, depth);
+                }
+                break;
+            }
+        }
+        let bound = if best <= alpha0 {
+            Bound::Upper
+        } else if best >= beta0 {
+            Bound::Lower
+        } else {
+            Bound::Exact
+        };
+        self.store(key, depth as i16, bound, best, best_key);
+        Ok(best)
+    }
+
+    /// Captures only, from a position's static value ("stand pat").
+    fn quiesce(
+        &mut self,
+        pos: &mut Position,
+        ply: usize,
+        mut alpha: i32,
+        mut beta: i32,
+    ) -> Result<i32, GenError> {
+        let mut list = self.list(ply);
+        let result = self.quiesce_moves(pos, ply, &mut alpha, &mut beta, &mut list);
+        self.lists[ply] = list;
+        result
+    }
+
+    fn quiesce_moves(
+        &mut self,
+        pos: &mut Position,
+        ply: usize,
+        alpha: &mut i32,
+        beta: &mut i32,
+        list: &mut MoveList,
+    ) -> Result<i32, GenError> {
+        self.generator.legal(self.game, pos, list)?;
+        if let Some(result) = terminal(self.game, &mut self.generator, pos, list.len())? {
+            return Ok(self.result_score(&result, ply));
+        }
+        let maximising = pos.side() == self.root;
+        let mobility = MOBILITY * list.len() as i32 * if maximising { 1 } else { -1 };
+        let stand = self.eval.evaluate(self.game, pos, self.root) + mobility;
+        if maximising {
+            if stand >= *beta {
+                return Ok(stand);
+            }
+            *alpha = (*alpha).max(stand);
+        } else {
+            if stand <= *alpha {
+                return Ok(stand);
+            }
+            *beta = (*beta).min(stand);
+        }
+        if ply >= self.quiescence_horizon() {
+            return Ok(stand);
+        }
+        let mut best = stand;
+        let order = self.order(list, ply, 0);
+        for i in order {
+            let mv = list.get(i);
+            if mv.header.captures == 0 {
+                continue;
+            }
+            self.nodes += 1;
+            self.game.make(pos, mv);
+            let score = self.quiesce(pos, ply + 1, *alpha, *beta);
+            self.game.undo(pos, mv);
+            let score = score?;
+            if self.time_is_up() {
+                return Ok(best);
+            }
+            if maximising {
+                best = best.max(score);
+                *alpha = (*alpha).max(score);
+            } else {
+                best = best.min(score);
+                *beta = (*beta).min(score);
+            }
+            if *alpha >= *beta {
+                break;
+            }
+        }
+        Ok(best)
+    }
+
+    fn quiescence_horizon(&self) -> usize {
+        let depth = match self.limit {
+            Limit::Depth(d) => d as usize,
+            _ => 64,
+        };
+        depth.min(64) + QUIESCENCE_PLIES
+    }
+
+    fn result_score(&self, result: &GameResult, ply: usize) -> i32 {
+        match result {
+            GameResult::Win { winner, .. } if *winner == self.root => WIN - ply as i32,
+            GameResult::Win { .. } => -(WIN - ply as i32),
+            GameResult::Draw { .. } => 0,
+        }
+    }
+
+    /// Move indices, most promising first.
+    fn order(&self, list: &MoveList, ply: usize, tt_move: u64) -> Vec<usize> {
+        let killers = self.killers.get(ply).copied().unwrap_or([0; 2]);
+        let mut scored: Vec<(i64, usize)> = (0..list.len())
+            .map(|i| {
+                let mv = list.get(i);
+                let key = mv.header.hash_delta;
+                let score = if key == tt_move && tt_move != 0 {
+                    1 << 40
+                } else if mv.header.captures > 0 {
+                    (1 << 32) + self.victims(mv) * 64 - self.mover_value(mv)
+                } else if mv.header.promotion().is_some() {
+                    1 << 31
+                } else if key == killers[0] {
+                    1 << 30
+                } else if key == killers[1] {
+                    1 << 29
+                } else {
+                    self.history[self.history_index(mv)] as i64
+                };
+                (score, i)
+            })
+            .collect();
+        scored.sort_by_key(|s| std::cmp::Reverse(s.0));
+        scored.into_iter().map(|(_, i)| i).collect()
+    }
+
+    /// Total value of the pieces a move captures.
+    fn victims(&self, mv: MoveRef) -> i64 {
+        let squares = self.game.topology.len();
+        mv.changes
+            .iter()
+            .filter(|c| (c.slot as usize) < squares && !c.old.is_empty())
+            .map(|c| self.game.cells.info(c.old))
+            .filter(|i| i.owner != mv.header.player)
+            .map(|i| {
+                self.game
+                    .pieces
+                    .get(i.piece as usize)
+                    .map_or(1, |p| p.value.max(1) as i64)
+            })
+            .sum()
+    }
+
+    fn mover_value(&self, mv: MoveRef) -> i64 {
+        self.game
+            .pieces
+            .get(mv.header.piece as usize)
+            .map_or(0, |p| p.value as i64)
+    }
+
+    fn history_index(&self, mv: MoveRef) -> usize {
+        let n = self.game.topology.len() + 1;
+        let from = mv.header.from().map_or(n - 1, |s| s.index());
+        let to = mv.header.to().map_or(n - 1, |s| s.index());
+        from * n + to
+    }
+
+    fn remember_cutoff(&mut self, mv: MoveRef, ply: usize, depth: u32) {
+        while self.killers.len() <= ply {
+            self.killers.push([0; 2]);
+        }
+        let key = mv.header.hash_delta;
+        if self.killers[ply][0] != key {
+            self.killers[ply][1] = self.killers[ply][0];
+            self.killers[ply][0] = key;
+        }
+        let i = self.history_index(mv);
+        self.history[i] = self.history[i]
+            .saturating_add((depth * depth) as i32)
+            .min(1 << 20);
+    }
+
+    fn store(&mut self, key: u64, depth: i16, bound: Bound, score: i32, best: u64) {
+        let slot = &mut self.tt[key as usize & (TT_SIZE - 1)];
+        if slot.key != key || slot.depth <= depth {
+            *slot = Entry {
+                key,
+                depth,
+                bound,
+                score,
+                best,
+            };
+        }
+    }
+
+    /// The expected line: the chosen move, then the table's best moves.
+    fn principal_variation(
+        &mut self,
+        pos: &mut Position,
+        first: &Move,
+        length: usize,
+    ) -> Result<Vec<Move>, GenError> {
+        let mut pv = vec![first.clone()];
+        self.game.make(pos, first.as_ref());
+        let mut list = MoveList::new();
+        while pv.len() < length.max(1) {
+            let entry = self.tt[pos.hash() as usize & (TT_SIZE - 1)];
+            if entry.key != pos.hash() || entry.best == 0 {
+                break;
+            }
+            self.generator.legal(self.game, pos, &mut list)?;
+            let Some(mv) = list
+                .iter()
+                .find(|m| m.header.hash_delta == entry.best)
+                .map(|m| m.to_owned())
+            else {
+                break;
+            };
+            self.game.make(pos, mv.as_ref());
+            pv.push(mv);
+        }
+        for mv in pv.iter().rev() {
+            self.game.undo(pos, mv.as_ref());
+        }
+        Ok(pv)
+    }
+}
