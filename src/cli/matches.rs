@@ -51,7 +51,7 @@ pub fn run(game: &Game, spec: &MatchSpec) -> Result<(), String> {
                     if i >= spec.games {
                         return;
                     }
-                    let a_first = i % 2 == 0;
+                    let a_first = i.is_multiple_of(2);
                     let setup = GameSetup {
                         engines: if a_first {
                             [spec.a, spec.b]
@@ -74,7 +74,7 @@ pub fn run(game: &Game, spec: &MatchSpec) -> Result<(), String> {
         drop(tx);
         for received in rx {
             let (i, record) = received?;
-            let a_first = i % 2 == 0;
+            let a_first = i.is_multiple_of(2);
             match &record.result {
                 GameResult::Win { winner, .. } if (*winner == 0) == a_first => tally.a += 1,
                 GameResult::Win { .. } => tally.b += 1,

@@ -77,7 +77,7 @@ pub fn play(
             "help" => say!("{HELP}"),
             "moves" => say!("{}", texts.join(" ")),
             "fen" => say!("{}", game.write_position(&pos)),
-            "undo" => undo(game, &mut pos, &mut played, &computer),
+            "undo" => undo(game, &mut pos, &mut played, computer),
             text => {
                 let chosen = match squares(game, text) {
                     Some(squares) => match by_squares(game, &list, &texts, &squares) {
@@ -167,10 +167,10 @@ pub fn computer_players(
     }
     if let Some(engine) = ai {
         let sides = players_named(game, computer)?;
-        if sides.is_empty() {
-            if let Some(last) = out.last_mut() {
-                *last = Some(engine);
-            }
+        if sides.is_empty()
+            && let Some(last) = out.last_mut()
+        {
+            *last = Some(engine);
         }
         for p in sides {
             out[p] = Some(engine);
