@@ -19,6 +19,10 @@ const GAMES: &[BuiltinGame] = &[
         source: include_str!("../../games/chess.toml"),
     },
     BuiltinGame {
+        name: "xiangqi",
+        source: include_str!("../../games/xiangqi.toml"),
+    },
+    BuiltinGame {
         name: "checkers",
         source: include_str!("../../games/checkers.toml"),
     },
