@@ -19,6 +19,10 @@ const GAMES: &[BuiltinGame] = &[
         source: include_str!("../../games/chess.toml"),
     },
     BuiltinGame {
+        name: "shatranj",
+        source: include_str!("../../games/shatranj.toml"),
+    },
+    BuiltinGame {
         name: "xiangqi",
         source: include_str!("../../games/xiangqi.toml"),
     },

@@ -29,6 +29,9 @@ pub struct Goals {
     /// None of the pieces of the side to move can move (whoever would
     /// move them); also when it has no pieces (Stavropol checkers).
     pub colour_blocked: Option<Outcome>,
+    /// The side to move has nothing left but royal pieces while the player
+    /// who just moved has more (shatranj's bare king).
+    pub bare_king: Option<Outcome>,
 }
 
 /// How a finished game ended.
@@ -69,11 +72,12 @@ pub fn parse_goal(goals: &mut Goals, text: &str) -> Result<(), String> {
         ["stalemate"] => goals.stalemate = Some(outcome),
         ["no_moves"] => goals.no_moves = Some(outcome),
         ["colour_blocked"] => goals.colour_blocked = Some(outcome),
+        ["bare_king"] => goals.bare_king = Some(outcome),
         ["repetition", rest @ ..] => goals.repetition = Some((count(rest)?, outcome)),
         ["no_progress", rest @ ..] => goals.no_progress = Some((count(rest)?, outcome)),
         _ => {
             return Err(format!(
-                "unknown condition '{}': use checkmate, stalemate, no_moves, colour_blocked, repetition N or no_progress N",
+                "unknown condition '{}': use checkmate, stalemate, no_moves, colour_blocked, bare_king, repetition N or no_progress N",
                 cond.trim()
             ));
         }
@@ -118,6 +122,12 @@ impl Game {
         if let (true, Some(o)) = (colour_blocked, g.colour_blocked) {
             return Some(decide(o, "no piece of its colour can move"));
         }
+        if let Some(o) = g.bare_king
+            && self.bare(pos, side)
+            && !self.bare(pos, last)
+        {
+            return Some(decide(o, "bare king"));
+        }
         if legal_moves == 0 {
             let in_check = self.royal_attacked(pos, side);
             return Some(match (in_check, g.checkmate, g.stalemate, g.no_moves) {
@@ -140,6 +150,17 @@ impl Game {
             return Some(decide(o, &format!("{plies} plies without progress")));
         }
         None
+    }
+}
+
+impl Game {
+    /// True if `player` has no pieces but royal ones.
+    fn bare(&self, pos: &Position, player: usize) -> bool {
+        self.pieces
+            .iter()
+            .enumerate()
+            .filter(|(_, p)| !p.royal)
+            .all(|(t, _)| pos.piece_bits(player, t).iter().all(|w| *w == 0))
     }
 }
 
