@@ -108,10 +108,15 @@ impl HandlerRegistry {
 
     /// The handler of this name. Besides the registered ones,
     /// `hand:<Piece>` is a check that the hand holds a piece of that type
-    /// (the notation's `=Name` looks at the square, not the hand).
+    /// (the notation's `=Name` looks at the square, not the hand), and
+    /// `file_free:<Piece>` a check that the mover has no piece of that type
+    /// on the cursor's file (shogi's "two pawns" rule).
     pub fn get(&self, name: &str) -> Option<Arc<dyn Handler>> {
         if let Some(piece) = name.strip_prefix("hand:") {
             return Some(Arc::new(HandIs(piece.to_string())));
+        }
+        if let Some(piece) = name.strip_prefix("file_free:") {
+            return Some(Arc::new(FileFree(piece.to_string())));
         }
         self.handlers.get(name).cloned()
     }
@@ -137,6 +142,31 @@ impl Handler for HandIs {
                 .get(info.piece as usize)
                 .is_some_and(|p| p.name == self.0);
         if holds {
+            out.push(Branch::stay(ctx.cursor));
+        }
+    }
+}
+
+/// `file_free:<Piece>`: succeeds if no piece of that type of the moving
+/// player stands on the cursor's file (same column and level).
+struct FileFree(String);
+
+impl Handler for FileFree {
+    fn call(&self, ctx: &HandlerContext, out: &mut Vec<Branch>) {
+        let topo = &ctx.game.topology;
+        let Some(piece) = ctx.game.piece_by_name(&self.0) else {
+            return;
+        };
+        let here = topo.coords(ctx.cursor);
+        let taken = topo.squares().any(|sq| {
+            let c = topo.coords(sq);
+            c.col == here.col
+                && c.level == here.level
+                && ctx
+                    .piece_at(sq)
+                    .is_some_and(|p| p.piece == piece && p.owner == ctx.player)
+        });
+        if !taken {
             out.push(Branch::stay(ctx.cursor));
         }
     }

@@ -111,11 +111,12 @@ fn short_text(game: &Game, mv: MoveRef) -> String {
         out += topo.name(to);
     }
     if h.promotion != NO_PIECE {
-        out.push(
-            game.pieces[h.promotion as usize]
-                .letter
-                .to_ascii_lowercase(),
-        );
+        let promoted = &game.pieces[h.promotion as usize];
+        if promoted.symbol.starts_with('+') {
+            out.push('+');
+        } else {
+            out.push(promoted.letter.to_ascii_lowercase());
+        }
     }
     out
 }

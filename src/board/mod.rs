@@ -295,11 +295,11 @@ impl Topology {
         }
     }
 
-    /// True if square names are numbers (moves then need separators).
+    /// True if square names are plain numbers (moves then need separators).
     pub fn numbered(&self) -> bool {
         self.squares
             .first()
-            .is_some_and(|s| s.name.starts_with(|c: char| c.is_ascii_digit()))
+            .is_some_and(|s| !s.name.is_empty() && s.name.chars().all(|c| c.is_ascii_digit()))
     }
 
     fn create_directions(&mut self, spec: &BoardSpec) -> Result<(), BoardError> {

@@ -109,7 +109,13 @@ struct PieceSection {
     #[serde(default)]
     description: String,
     moves: Option<Spanned<ExprList>>,
+    /// How the piece is dropped from a hand.
+    drops: Option<Spanned<ExprList>>,
     promote: Option<Spanned<PromoteSection>>,
+    /// How the piece is written in position strings (default: its letter).
+    symbol: Option<Spanned<String>>,
+    /// The piece it becomes when captured into a hand.
+    demotes_to: Option<Spanned<String>>,
     /// Piece-square hints for the AI: square name to bonus.
     squares: Option<Spanned<IndexMap<String, i32>>>,
 }
@@ -125,6 +131,7 @@ struct PromoteSection {
     from_zone: bool,
     #[serde(default)]
     immediate: bool,
+    forced: Option<String>,
 }
 
 #[derive(Deserialize)]
@@ -145,6 +152,10 @@ struct RulesSection {
     deferred_captures: bool,
     #[serde(default)]
     move_any_piece: bool,
+    #[serde(default)]
+    captures_to_hand: bool,
+    #[serde(default)]
+    no_drop_mate: Vec<Spanned<String>>,
     #[serde(default)]
     goals: Vec<Spanned<String>>,
 }
@@ -319,9 +330,14 @@ struct Loader<'a> {
     errors: Vec<Diagnostic>,
 }
 
+/// A parsed and checked move alternative: tree, names, first once-flag,
+/// priority.
+type Parsed = (Node, Resolved, u16, u8);
+
 /// Everything about the pieces that compiling their programs produces.
 struct CompiledPieces {
     programs: Vec<Vec<notation::Program>>,
+    drop_programs: Vec<Vec<notation::Program>>,
     tracks: Vec<bool>,
     priorities: Vec<u8>,
     once_flags: u16,
@@ -368,9 +384,12 @@ impl Loader<'_> {
                 programs: compiled.programs[i].clone(),
                 description: p.description.clone(),
                 square_values: self.square_values(pname, p, &topology),
+                symbol: p.symbol.as_ref().map_or_else(|| letters[i].to_string(), |s| s.get_ref().clone()),
+                demotes_to: self.piece_ref(pname, "demotes_to", p.demotes_to.as_ref(), &piece_names),
+                drop_programs: compiled.drop_programs[i].clone(),
             });
         }
-        let rules = self.rules(&spec.rules);
+        let rules = self.rules(&spec.rules, &piece_names);
         let fen = self.fen_config(&spec.fen, &topology, &piece_names);
         if !self.errors.is_empty() {
             return None;
@@ -422,6 +441,7 @@ impl Loader<'_> {
             PositionFormat::Pdn { man, king } => {
                 crate::position::pdn::parse(&game, spec.setup.fen.get_ref(), man, king)
             }
+            PositionFormat::Sfen => crate::position::sfen::parse(&game, spec.setup.fen.get_ref()),
         };
         match parsed {
             Ok(pos) => game.initial = pos,
@@ -708,14 +728,17 @@ impl Loader<'_> {
             handlers: registered,
         };
         let mut once_flags: u16 = 0;
-        let mut parsed: Vec<Vec<(Node, Resolved, u16, u8)>> = Vec::new();
+        let mut parsed: Vec<[Vec<Parsed>; 2]> = Vec::new();
         let mut refs: Vec<Vec<MovedRef>> = Vec::new();
         let mut priorities = Vec::new();
         for (pname, piece) in &spec.pieces {
-            let mut entries = Vec::new();
             let mut piece_refs = Vec::new();
-            if let Some(moves) = &piece.moves {
-                for (i, item) in moves.get_ref().0.iter().enumerate() {
+            let mut lists: [Vec<Parsed>; 2] = [Vec::new(), Vec::new()];
+            for (k, (what, exprs)) in [("move", &piece.moves), ("drop", &piece.drops)].into_iter().enumerate() {
+                let Some(exprs) = exprs else {
+                    continue;
+                };
+                for (i, item) in exprs.get_ref().0.iter().enumerate() {
                     let result = notation::parse(&item.text).and_then(|node| {
                         let r = notation::resolve(&node, &ctx)?;
                         Ok((node, r))
@@ -726,64 +749,36 @@ impl Loader<'_> {
                             let base = once_flags;
                             once_flags = once_flags.saturating_add(resolved.once_count);
                             priorities.push(item.priority);
-                            entries.push((node, resolved, base, item.priority));
+                            lists[k].push((node, resolved, base, item.priority));
                         }
                         Err(e) => {
-                            let span = self.expr_span(item, moves.span(), &e.span);
-                            let mut d = Diagnostic::new(format!(
-                                "piece {pname}, move {}: {}",
-                                i + 1,
-                                e.message
-                            ))
-                            .at(
-                                span,
-                                e.expected
-                                    .as_ref()
-                                    .map_or(String::new(), |x| format!("expected {x}")),
-                            );
-                            d = d.note(e.render(&item.text));
+                            let span = self.expr_span(item, exprs.span(), &e.span);
+                            let label = e.expected.as_ref().map_or(String::new(), |x| format!("expected {x}"));
+                            let d = Diagnostic::new(format!("piece {pname}, {what} {}: {}", i + 1, e.message))
+                                .at(span, label)
+                                .note(e.render(&item.text));
                             self.errors.push(d);
                         }
                     }
                 }
             }
-            parsed.push(entries);
+            parsed.push(lists);
             refs.push(piece_refs);
         }
         if !self.errors.is_empty() {
             return None;
         }
         let mut programs = Vec::new();
-        for (entries, (pname, piece)) in parsed.iter().zip(&spec.pieces) {
-            let mut per_player = Vec::new();
-            for player in players {
-                let list: Vec<(MoveEntry, &Resolved, u16)> = entries
-                    .iter()
-                    .map(|(n, r, b, p)| {
-                        (
-                            MoveEntry {
-                                node: n,
-                                priority: *p,
-                            },
-                            r,
-                            *b,
-                        )
-                    })
-                    .collect();
-                match ProgramBuilder::new(&ctx, &player.map).piece(&list, true) {
-                    Ok(p) => per_player.push(p),
-                    Err(e) => {
-                        let span = piece.moves.as_ref().map(|m| m.span());
-                        self.error(
-                            format!("piece {pname}: {}", e.message),
-                            span,
-                            "in these moves",
-                        );
-                        return None;
-                    }
-                }
-            }
-            programs.push(per_player);
+        let mut drop_programs = Vec::new();
+        for (lists, (pname, piece)) in parsed.iter().zip(&spec.pieces) {
+            let moves = self.programs(&ctx, players, &lists[0], true, pname, piece.moves.as_ref().map(|m| m.span()))?;
+            let drops = if lists[1].is_empty() {
+                Vec::new()
+            } else {
+                self.programs(&ctx, players, &lists[1], false, pname, piece.drops.as_ref().map(|m| m.span()))?
+            };
+            programs.push(moves);
+            drop_programs.push(drops);
         }
         let mut tracks = vec![false; names.len()];
         for (i, list) in refs.iter().enumerate() {
@@ -801,10 +796,49 @@ impl Loader<'_> {
         }
         Some(CompiledPieces {
             programs,
+            drop_programs,
             tracks,
             priorities,
             once_flags,
         })
+    }
+
+    /// One program per player for a piece's move (or drop) alternatives.
+    fn programs(
+        &mut self,
+        ctx: &CompileContext,
+        players: &[Player],
+        entries: &[Parsed],
+        prologue_take: bool,
+        pname: &str,
+        span: Option<Range<usize>>,
+    ) -> Option<Vec<notation::Program>> {
+        let mut out = Vec::new();
+        for player in players {
+            let list: Vec<(MoveEntry, &Resolved, u16)> = entries
+                .iter()
+                .map(|(n, r, b, p)| (MoveEntry { node: n, priority: *p }, r, *b))
+                .collect();
+            match ProgramBuilder::new(ctx, &player.map).piece(&list, prologue_take) {
+                Ok(p) => out.push(p),
+                Err(e) => {
+                    self.error(format!("piece {pname}: {}", e.message), span, "in these moves");
+                    return None;
+                }
+            }
+        }
+        Some(out)
+    }
+
+    fn piece_ref(&mut self, pname: &str, key: &str, v: Option<&Spanned<String>>, names: &[String]) -> Option<u16> {
+        let v = v?;
+        match names.iter().position(|x| x == v.get_ref()) {
+            Some(i) => Some(i as u16),
+            None => {
+                self.error(format!("pieces.{pname}.{key}: unknown piece '{}'", v.get_ref()), Some(v.span()), "here");
+                None
+            }
+        }
     }
 
     fn square_values(&mut self, pname: &str, p: &PieceSection, topo: &Topology) -> Vec<i32> {
@@ -857,16 +891,27 @@ impl Loader<'_> {
             self.error("a promotion needs at least one piece in 'to'", span, "here");
             return None;
         }
+        let forced_zone = match &spec.forced {
+            None => None,
+            Some(name) => match zones.find(name) {
+                Some(z) => Some(z),
+                None => {
+                    self.error(format!("forced-promotion zone '{name}' is not defined in [zones]"), span, "here");
+                    None
+                }
+            },
+        };
         Some(Promotion {
             zone,
             to,
             optional: spec.optional,
             from_zone: spec.from_zone,
             immediate: spec.immediate,
+            forced_zone,
         })
     }
 
-    fn rules(&mut self, r: &RulesSection) -> Rules {
+    fn rules(&mut self, r: &RulesSection, names: &[String]) -> Rules {
         let mut goals = Goals::default();
         for g in &r.goals {
             if let Err(e) = parse_goal(&mut goals, g.get_ref()) {
@@ -896,6 +941,18 @@ impl Loader<'_> {
             maximum_capture,
             deferred_captures: r.deferred_captures,
             move_any_piece: r.move_any_piece,
+            captures_to_hand: r.captures_to_hand,
+            no_drop_mate: r
+                .no_drop_mate
+                .iter()
+                .filter_map(|n| match names.iter().position(|x| x == n.get_ref()) {
+                    Some(i) => Some(i as u16),
+                    None => {
+                        self.error(format!("rules.no_drop_mate: unknown piece '{}'", n.get_ref()), Some(n.span()), "here");
+                        None
+                    }
+                })
+                .collect(),
             goals,
         }
     }
@@ -928,6 +985,7 @@ impl Loader<'_> {
         if let Some(format) = &f.format {
             match format.get_ref().as_str() {
                 "fen" => {}
+                "sfen" => cfg.format = PositionFormat::Sfen,
                 "pdn" => {
                     let mut piece = |key: &str, v: &Option<Spanned<String>>| -> u16 {
                         match v {
@@ -957,7 +1015,7 @@ impl Loader<'_> {
                     cfg.format = PositionFormat::Pdn { man, king };
                 }
                 other => self.error(
-                    format!("fen.format: unknown format '{other}': use \"fen\" or \"pdn\""),
+                    format!("fen.format: unknown format '{other}': use \"fen\", \"pdn\" or \"sfen\""),
                     Some(format.span()),
                     "here",
                 ),

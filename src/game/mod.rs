@@ -51,6 +51,15 @@ pub struct PieceType {
     /// Piece-square hints for the evaluation, per square, for the first
     /// player (empty if the file gives none).
     pub square_values: Vec<i32>,
+    /// How the piece is written in position strings: its letter, or e.g.
+    /// `+P` for a promoted shogi piece.
+    pub symbol: String,
+    /// What the piece becomes when captured into a hand (a promoted piece
+    /// goes back to its base piece).
+    pub demotes_to: Option<u16>,
+    /// Programs that drop the piece from its owner's hand, one per player;
+    /// empty if the piece cannot be dropped.
+    pub drop_programs: Vec<Program>,
 }
 
 /// What a piece may become when it ends a move in a zone.
@@ -66,6 +75,9 @@ pub struct Promotion {
     /// in the zone, also between the parts of a move, and goes on as the
     /// promoted piece (Russian draughts).
     pub immediate: bool,
+    /// Ending a move in this zone, the piece must promote (a shogi pawn on
+    /// the last rank could never move again).
+    pub forced_zone: Option<usize>,
 }
 
 /// Game-level rules that choose among the generated moves.
@@ -82,6 +94,11 @@ pub struct Rules {
     /// Players may move any piece, each as its owner would (the prologue's
     /// ownership test is off: Stavropol checkers).
     pub move_any_piece: bool,
+    /// Captured pieces go to the capturer's hand (demoted), from where
+    /// they can be dropped (shogi).
+    pub captures_to_hand: bool,
+    /// Drops of these pieces may not give checkmate (shogi's uchifuzume).
+    pub no_drop_mate: Vec<u16>,
     pub goals: Goals,
 }
 
@@ -93,6 +110,8 @@ pub enum PositionFormat {
     Fen,
     /// PDN draughts positions (`W:W21,22:B1,2`) with these man and king types.
     Pdn { man: u16, king: u16 },
+    /// SFEN shogi positions (`lnsgkgsnl/... b - 1`), with hands.
+    Sfen,
 }
 
 /// What the maximum-capture rule counts.
@@ -174,7 +193,42 @@ impl Game {
 
     /// Number of position slots: squares, then once-flags per player.
     pub fn slot_count(&self) -> usize {
+        self.hand_base() + self.hand_slots()
+    }
+
+    /// First slot of the hands.
+    fn hand_base(&self) -> usize {
         self.topology.len() + self.once_flags as usize * self.players.len()
+    }
+
+    /// Number of hand slots (one per player and piece type, if the game has
+    /// hands).
+    fn hand_slots(&self) -> usize {
+        if self.has_hands() {
+            self.players.len() * self.pieces.len()
+        } else {
+            0
+        }
+    }
+
+    /// True if pieces can be held in hands.
+    pub fn has_hands(&self) -> bool {
+        self.rules.captures_to_hand || self.pieces.iter().any(|p| !p.drop_programs.is_empty())
+    }
+
+    /// Slot holding the number of `piece` in `player`'s hand.
+    #[inline]
+    pub fn hand_slot(&self, player: usize, piece: u16) -> usize {
+        self.hand_base() + player * self.pieces.len() + piece as usize
+    }
+
+    /// How many `piece` `player` holds in hand.
+    pub fn in_hand(&self, pos: &Position, player: usize, piece: u16) -> u16 {
+        if self.has_hands() {
+            pos.slot(self.hand_slot(player, piece)).0
+        } else {
+            0
+        }
     }
 
     /// Slot of once-flag `id` of `player`.
@@ -242,6 +296,7 @@ impl Game {
         match self.fen.format {
             PositionFormat::Fen => crate::position::fen::parse(self, text, Some(&self.initial)),
             PositionFormat::Pdn { man, king } => crate::position::pdn::parse(self, text, man, king),
+            PositionFormat::Sfen => crate::position::sfen::parse(self, text),
         }
     }
 
@@ -250,6 +305,7 @@ impl Game {
         match self.fen.format {
             PositionFormat::Fen => crate::position::fen::write(self, pos),
             PositionFormat::Pdn { king, .. } => crate::position::pdn::write(self, pos, king),
+            PositionFormat::Sfen => crate::position::sfen::write(self, pos),
         }
     }
 

@@ -24,6 +24,8 @@ pub struct Generator {
     bits: Vec<u64>,
     keep: Vec<bool>,
     scratch: MoveList,
+    /// A second generator, for the replies that rules look at.
+    inner: Option<Box<Generator>>,
 }
 
 impl Generator {
@@ -65,6 +67,35 @@ impl Generator {
         };
         for owner in owners {
             self.run_pieces_of(game, pos, owner, out)?;
+        }
+        self.run_drops(game, pos, side, out)
+    }
+
+    /// Runs the drop programs of the pieces `player` holds in hand, on
+    /// every square.
+    fn run_drops(&mut self, game: &Game, pos: &mut Position, player: usize, out: &mut MoveList) -> Result<(), GenError> {
+        if !game.has_hands() {
+            return Ok(());
+        }
+        for (t, piece) in game.pieces.iter().enumerate() {
+            let Some(prog) = piece.drop_programs.get(player) else {
+                continue;
+            };
+            if game.in_hand(pos, player, t as u16) == 0 {
+                continue;
+            }
+            let slot = game.hand_slot(player, t as u16);
+            let cell = game.cells.piece(t as u16, player, false);
+            for sq in game.topology.squares() {
+                let (cells, history) = pos.split_for_generation();
+                let env = Env {
+                    game,
+                    player,
+                    history,
+                    mode: Mode::Generate,
+                };
+                self.vm.run_drop(&env, cells, prog, sq, cell, slot, out)?;
+            }
         }
         Ok(())
     }
@@ -147,6 +178,9 @@ impl Generator {
             let keep = &self.keep;
             out.retain_indices(|i| keep[i]);
         }
+        if !game.rules.no_drop_mate.is_empty() {
+            self.forbid_drop_mates(game, pos, out)?;
+        }
         if game.rules.capture_priority && (0..out.len()).any(|i| out.header(i).captures > 0) {
             self.keep.clear();
             self.keep
@@ -178,6 +212,33 @@ impl Generator {
             let keep = &self.keep;
             out.retain_indices(|i| keep[i]);
         }
+        Ok(())
+    }
+
+    /// Removes drops that checkmate, of the pieces the rules name.
+    fn forbid_drop_mates(&mut self, game: &Game, pos: &mut Position, out: &mut MoveList) -> Result<(), GenError> {
+        self.keep.clear();
+        let mut inner = self.inner.take().unwrap_or_default();
+        let mut replies = MoveList::new();
+        let mut keep = Vec::with_capacity(out.len());
+        for i in 0..out.len() {
+            let mv = out.get(i);
+            let h = mv.header;
+            if h.from().is_some() || !game.rules.no_drop_mate.contains(&h.piece) {
+                keep.push(true);
+                continue;
+            }
+            game.make(pos, mv);
+            let opponent = pos.side();
+            let mate = game.royal_attacked(pos, opponent) && {
+                inner.legal(game, pos, &mut replies)?;
+                replies.is_empty()
+            };
+            game.undo(pos, mv);
+            keep.push(!mate);
+        }
+        self.inner = Some(inner);
+        out.retain_indices(|i| keep[i]);
         Ok(())
     }
 

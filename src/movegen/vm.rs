@@ -151,10 +151,48 @@ impl Vm {
         start: Square,
         out: &mut MoveList,
     ) -> Result<bool, GenError> {
+        self.run_from(env, cells, prog, start, None, out)
+    }
+
+    /// Runs a drop program: `piece` comes out of the hand slot `hand_slot`
+    /// and the path starts with it in the hand on `square`.
+    #[allow(clippy::too_many_arguments)]
+    pub fn run_drop(
+        &mut self,
+        env: &Env,
+        cells: &mut [Cell],
+        prog: &Program,
+        square: Square,
+        piece: Cell,
+        hand_slot: usize,
+        out: &mut MoveList,
+    ) -> Result<bool, GenError> {
+        self.run_from(env, cells, prog, square, Some((piece, hand_slot)), out)
+    }
+
+    fn run_from(
+        &mut self,
+        env: &Env,
+        cells: &mut [Cell],
+        prog: &Program,
+        start: Square,
+        drop: Option<(Cell, usize)>,
+        out: &mut MoveList,
+    ) -> Result<bool, GenError> {
         if prog.ops.is_empty() {
             return Ok(false);
         }
         self.reset(env, cells, prog, start, out.len());
+        if let Some((piece, slot)) = drop {
+            let count = cells[slot].0;
+            if count == 0 {
+                return Ok(false);
+            }
+            self.mover_piece = env.game.cells.info(piece).piece;
+            self.hand = piece;
+            self.hand_is_mover = true;
+            self.set_cell(cells, slot, Cell(count - 1));
+        }
         let mut pc: usize = 0;
         let mut cursor = start;
         let mut effects: u32 = 0;
@@ -934,7 +972,8 @@ impl Vm {
                     game.zones.contains(p.zone, env.player, to)
                         || (p.from_zone && game.zones.contains(p.zone, env.player, from))
                 });
-        if from == to || promotes {
+        let to_hand = game.rules.captures_to_hand && self.is_enemy(env, old);
+        if from == to || promotes || to_hand {
             // Rare cases go the general way.
             self.net.clear();
             let dropped = self.dropped(env, self.hand, to);
@@ -965,7 +1004,7 @@ impl Vm {
                 self.net.extend_from_slice(&pair);
             }
             let captured = u16::from(self.is_enemy(env, old) && from != to);
-            self.finish_move(env, Some(from), Some(to), priority, Some(captured), out);
+            self.finish_move(env, cells, Some(from), Some(to), priority, Some(captured), out);
             return;
         }
         let lift = Change {
@@ -1049,7 +1088,40 @@ impl Vm {
         self.net.sort_unstable_by_key(|c| c.slot);
         let from = (self.from != NONE).then_some(Square(self.from));
         let to = (self.mover_drop != NONE).then_some(Square(self.mover_drop));
-        self.finish_move(env, from, to, priority, None, out);
+        self.finish_move(env, cells, from, to, priority, None, out);
+    }
+
+    /// Puts the enemy pieces the move captures into the mover's hand, as
+    /// their base pieces: adds the hand changes to `self.net`.
+    fn captured_to_hand(&mut self, env: &Env, cells: &[Cell]) {
+        let game = env.game;
+        let squares = game.topology.len();
+        let mut gained: Vec<u16> = Vec::new();
+        for c in &self.net {
+            if (c.slot as usize) < squares && !c.old.is_empty() {
+                let o = game.cells.info(c.old);
+                if o.owner as usize != env.player && game.cells.info(c.new) != o && o.piece != NO_PIECE {
+                    let base = game.pieces[o.piece as usize].demotes_to.unwrap_or(o.piece);
+                    gained.push(base);
+                }
+            }
+        }
+        for base in gained {
+            let slot = game.hand_slot(env.player, base) as u16;
+            match self.net.iter_mut().find(|c| c.slot == slot) {
+                Some(c) => c.new = Cell(c.new.0 + 1),
+                None => {
+                    let old = cells[slot as usize];
+                    self.net.push(Change {
+                        slot,
+                        old,
+                        new: Cell(old.0 + 1),
+                    });
+                }
+            }
+        }
+        self.net.retain(|c| c.old != c.new);
+        self.net.sort_unstable_by_key(|c| c.slot);
     }
 
     /// Enemy pieces removed or replaced by the changes in `self.net`.
@@ -1070,9 +1142,11 @@ impl Vm {
 
     /// The move whose changes are in `self.net`: counts captures, expands
     /// promotions, and emits it.
+    #[allow(clippy::too_many_arguments)]
     fn finish_move(
         &mut self,
         env: &Env,
+        cells: &[Cell],
         from: Option<Square>,
         to: Option<Square>,
         priority: u8,
@@ -1081,6 +1155,9 @@ impl Vm {
     ) {
         let game = env.game;
         let captures = captures.unwrap_or_else(|| self.count_captures(env));
+        if game.rules.captures_to_hand && captures > 0 {
+            self.captured_to_hand(env, cells);
+        }
         let mut header = MoveHeader::new(self.mover_piece, from, to, priority);
         header.player = env.player as u8;
         header.captures = captures;
@@ -1089,14 +1166,16 @@ impl Vm {
             .pieces
             .get(self.mover_piece as usize)
             .and_then(|p| p.promotion.as_ref());
-        if let (Some(promo), Some(to_sq)) = (promotion, to)
+        // A piece dropped from a hand does not promote.
+        if let (Some(promo), Some(to_sq), Some(_)) = (promotion, to, from)
             && !promo.immediate
         {
             let enters = game.zones.contains(promo.zone, env.player, to_sq)
                 || (promo.from_zone
                     && from.is_some_and(|f| game.zones.contains(promo.zone, env.player, f)));
             if enters {
-                if promo.optional {
+                let forced = promo.forced_zone.is_some_and(|z| game.zones.contains(z, env.player, to_sq));
+                if promo.optional && !forced {
                     self.emit(game, header, out);
                 }
                 let Some(at) = self.net.iter().position(|c| c.slot == to_sq.0) else {

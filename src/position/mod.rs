@@ -6,6 +6,7 @@
 mod cell;
 pub mod fen;
 pub mod pdn;
+pub mod sfen;
 mod zobrist;
 
 pub use cell::{Cell, CellInfo, CellTable, NO_PIECE};

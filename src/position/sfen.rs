@@ -1,0 +1,163 @@
+//! Shogi positions in the SFEN form: `lnsgkgsnl/1r5b1/... b 2Pp 1` — the
+//! board from the top row, the side to move, the pieces in hand (counts
+//! before letters, upper case for the first player, `-` for none) and the
+//! move number. Promoted pieces are written with `+` before the letter.
+
+use super::fen::FenError;
+use super::{Cell, NO_PIECE, Position};
+use crate::game::Game;
+
+fn fail(text: &str, message: impl Into<String>) -> FenError {
+    FenError {
+        text: text.to_string(),
+        message: message.into(),
+    }
+}
+
+/// The piece and owner a symbol stands for (`P`, `+p`, …).
+fn piece_of(game: &Game, symbol: &str) -> Option<(u16, usize)> {
+    let owner = if symbol.chars().any(|c| c.is_ascii_lowercase()) { 1 } else { 0 };
+    let upper = symbol.to_ascii_uppercase();
+    let piece = game.pieces.iter().position(|p| p.symbol.to_ascii_uppercase() == upper)?;
+    Some((piece as u16, owner))
+}
+
+/// The symbol of a cell, lower case for the second player.
+pub fn symbol(game: &Game, cell: Cell) -> Option<String> {
+    let info = game.cells.info(cell);
+    if cell.is_empty() || info.piece == NO_PIECE {
+        return None;
+    }
+    let s = &game.pieces[info.piece as usize].symbol;
+    Some(if info.owner == 0 { s.to_ascii_uppercase() } else { s.to_ascii_lowercase() })
+}
+
+pub fn parse(game: &Game, text: &str) -> Result<Position, FenError> {
+    let fields: Vec<&str> = text.split_whitespace().collect();
+    if fields.is_empty() || fields.len() > 4 {
+        return Err(fail(text, "expected board, side, hands and move number"));
+    }
+    if game.players.len() != 2 {
+        return Err(fail(text, "SFEN is defined for two players"));
+    }
+    let mut pos = Position::empty(
+        game.topology.len(),
+        game.slot_count() - game.topology.len(),
+        2,
+        game.pieces.len(),
+    );
+    let grid = game.topology.grid();
+    let rows: Vec<&str> = fields[0].split('/').collect();
+    if rows.len() != grid.rows.len() {
+        return Err(fail(text, format!("the board has {} rows, the position gives {}", grid.rows.len(), rows.len())));
+    }
+    for (r, row) in rows.iter().enumerate() {
+        let mut col = 0usize;
+        let chars: Vec<char> = row.chars().collect();
+        let mut i = 0;
+        while i < chars.len() {
+            if chars[i].is_ascii_digit() {
+                let mut n = 0usize;
+                while i < chars.len() && chars[i].is_ascii_digit() {
+                    n = n * 10 + chars[i].to_digit(10).unwrap_or(0) as usize;
+                    i += 1;
+                }
+                col += n;
+                continue;
+            }
+            let start = i;
+            if chars[i] == '+' {
+                i += 1;
+            }
+            i += 1;
+            let sym: String = chars[start..i.min(chars.len())].iter().collect();
+            let (piece, owner) = piece_of(game, &sym).ok_or_else(|| fail(text, format!("unknown piece '{sym}' in row {}", r + 1)))?;
+            let sq = game
+                .topology
+                .at(col as i32, r as i32, 0)
+                .filter(|_| col < grid.cols.len())
+                .ok_or_else(|| fail(text, format!("row {} is too long", r + 1)))?;
+            pos.set(&game.cells, sq.index(), game.cells.piece(piece, owner, false));
+            col += 1;
+        }
+        if col != grid.cols.len() {
+            return Err(fail(text, format!("row {} has {col} columns, the board has {}", r + 1, grid.cols.len())));
+        }
+    }
+    let side = match fields.get(1) {
+        None => 0,
+        Some(s) => game
+            .players
+            .iter()
+            .position(|p| s.len() == 1 && s.starts_with(p.letter))
+            .ok_or_else(|| fail(text, format!("side to move '{s}' is not b or w")))?,
+    };
+    pos.set_side(side);
+    if let Some(hands) = fields.get(2).filter(|h| **h != "-") {
+        if !game.has_hands() {
+            return Err(fail(text, "this game has no hands"));
+        }
+        let mut count = 0u16;
+        for c in hands.chars() {
+            if let Some(d) = c.to_digit(10) {
+                count = count.saturating_mul(10).saturating_add(d as u16);
+                continue;
+            }
+            let (piece, owner) =
+                piece_of(game, &c.to_string()).ok_or_else(|| fail(text, format!("unknown piece '{c}' in hand")))?;
+            let slot = game.hand_slot(owner, piece);
+            let n = pos.slot(slot).0 + count.max(1);
+            pos.set(&game.cells, slot, Cell(n));
+            count = 0;
+        }
+    }
+    if let Some(n) = fields.get(3) {
+        let n: u32 = n.parse().map_err(|_| fail(text, format!("move number '{n}' is not a number")))?;
+        pos.set_counters(0, (n.max(1) - 1) / 2 + 1);
+    }
+    Ok(pos)
+}
+
+pub fn write(game: &Game, pos: &Position) -> String {
+    let grid = game.topology.grid();
+    let mut rows = Vec::new();
+    for r in 0..grid.rows.len() {
+        let mut line = String::new();
+        let mut empty = 0;
+        for c in 0..grid.cols.len() {
+            let cell = game.topology.at(c as i32, r as i32, 0).map_or(Cell::EMPTY, |sq| pos.cell(sq));
+            match symbol(game, cell) {
+                None => empty += 1,
+                Some(s) => {
+                    if empty > 0 {
+                        line += &empty.to_string();
+                        empty = 0;
+                    }
+                    line += &s;
+                }
+            }
+        }
+        if empty > 0 {
+            line += &empty.to_string();
+        }
+        rows.push(line);
+    }
+    let mut hands = String::new();
+    for owner in 0..2 {
+        for (t, piece) in game.pieces.iter().enumerate() {
+            let n = game.in_hand(pos, owner, t as u16);
+            if n > 1 {
+                hands += &n.to_string();
+            }
+            if n > 0 {
+                let s = &piece.symbol;
+                hands += &if owner == 0 { s.to_ascii_uppercase() } else { s.to_ascii_lowercase() };
+            }
+        }
+    }
+    if hands.is_empty() {
+        hands = "-".into();
+    }
+    let ply = (pos.fullmove().max(1) - 1) * 2 + pos.side() as u32 + 1;
+    format!("{} {} {} {}", rows.join("/"), game.players[pos.side()].letter, hands, ply)
+}
