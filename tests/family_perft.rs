@@ -16,8 +16,16 @@ fn rows(game: &'static str, text: &str) -> Vec<(&'static str, String, u32, u128)
         .filter(|l| !l.trim().is_empty())
         .map(|line| {
             let f: Vec<&str> = line.split('\t').collect();
-            assert!(f.len() >= 5 && !f[4].is_empty(), "row without a source: {line}");
-            (game, f[1].to_string(), f[2].parse().unwrap(), f[3].parse().unwrap())
+            assert!(
+                f.len() >= 5 && !f[4].is_empty(),
+                "row without a source: {line}"
+            );
+            (
+                game,
+                f[1].to_string(),
+                f[2].parse().unwrap(),
+                f[3].parse().unwrap(),
+            )
         })
         .collect()
 }
@@ -30,7 +38,8 @@ fn all_rows() -> Vec<(&'static str, String, u32, u128)> {
 
 fn check(min: u128, max: u128) -> usize {
     let mut checked = 0;
-    for (name, position, depth, nodes) in all_rows().into_iter().filter(|r| r.3 > min && r.3 <= max) {
+    for (name, position, depth, nodes) in all_rows().into_iter().filter(|r| r.3 > min && r.3 <= max)
+    {
         let game = load_game(name).unwrap();
         let mut pos = game.parse_position(&position).unwrap();
         let got = perft(&game, &mut pos, depth).unwrap();
@@ -54,4 +63,20 @@ fn published_counts_larger() {
         .unwrap_or(30_000_000u128);
     let checked = check(1_000_000, max);
     eprintln!("checked {checked} larger rows");
+}
+
+/// Minishogi perft as published in the test fixtures of lishogi's
+/// `shogiops` library (WandererXII/shogiops, `test/fixtures`, minishogi
+/// perfts: 14, 181, 2512, 35401, 533203 from the initial position).
+#[test]
+fn minishogi_published_counts() {
+    let game = load_game("minishogi").unwrap();
+    for (depth, nodes) in [(1, 14), (2, 181), (3, 2512), (4, 35401), (5, 533203)] {
+        let mut pos = game.initial_position();
+        assert_eq!(
+            perft(&game, &mut pos, depth).unwrap(),
+            nodes,
+            "depth {depth}"
+        );
+    }
 }

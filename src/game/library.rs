@@ -31,6 +31,10 @@ const GAMES: &[BuiltinGame] = &[
         source: include_str!("../../games/shogi.toml"),
     },
     BuiltinGame {
+        name: "minishogi",
+        source: include_str!("../../games/minishogi.toml"),
+    },
+    BuiltinGame {
         name: "checkers",
         source: include_str!("../../games/checkers.toml"),
     },

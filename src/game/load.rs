@@ -384,8 +384,16 @@ impl Loader<'_> {
                 programs: compiled.programs[i].clone(),
                 description: p.description.clone(),
                 square_values: self.square_values(pname, p, &topology),
-                symbol: p.symbol.as_ref().map_or_else(|| letters[i].to_string(), |s| s.get_ref().clone()),
-                demotes_to: self.piece_ref(pname, "demotes_to", p.demotes_to.as_ref(), &piece_names),
+                symbol: p
+                    .symbol
+                    .as_ref()
+                    .map_or_else(|| letters[i].to_string(), |s| s.get_ref().clone()),
+                demotes_to: self.piece_ref(
+                    pname,
+                    "demotes_to",
+                    p.demotes_to.as_ref(),
+                    &piece_names,
+                ),
                 drop_programs: compiled.drop_programs[i].clone(),
             });
         }
@@ -734,7 +742,10 @@ impl Loader<'_> {
         for (pname, piece) in &spec.pieces {
             let mut piece_refs = Vec::new();
             let mut lists: [Vec<Parsed>; 2] = [Vec::new(), Vec::new()];
-            for (k, (what, exprs)) in [("move", &piece.moves), ("drop", &piece.drops)].into_iter().enumerate() {
+            for (k, (what, exprs)) in [("move", &piece.moves), ("drop", &piece.drops)]
+                .into_iter()
+                .enumerate()
+            {
                 let Some(exprs) = exprs else {
                     continue;
                 };
@@ -753,10 +764,17 @@ impl Loader<'_> {
                         }
                         Err(e) => {
                             let span = self.expr_span(item, exprs.span(), &e.span);
-                            let label = e.expected.as_ref().map_or(String::new(), |x| format!("expected {x}"));
-                            let d = Diagnostic::new(format!("piece {pname}, {what} {}: {}", i + 1, e.message))
-                                .at(span, label)
-                                .note(e.render(&item.text));
+                            let label = e
+                                .expected
+                                .as_ref()
+                                .map_or(String::new(), |x| format!("expected {x}"));
+                            let d = Diagnostic::new(format!(
+                                "piece {pname}, {what} {}: {}",
+                                i + 1,
+                                e.message
+                            ))
+                            .at(span, label)
+                            .note(e.render(&item.text));
                             self.errors.push(d);
                         }
                     }
@@ -771,11 +789,25 @@ impl Loader<'_> {
         let mut programs = Vec::new();
         let mut drop_programs = Vec::new();
         for (lists, (pname, piece)) in parsed.iter().zip(&spec.pieces) {
-            let moves = self.programs(&ctx, players, &lists[0], true, pname, piece.moves.as_ref().map(|m| m.span()))?;
+            let moves = self.programs(
+                &ctx,
+                players,
+                &lists[0],
+                true,
+                pname,
+                piece.moves.as_ref().map(|m| m.span()),
+            )?;
             let drops = if lists[1].is_empty() {
                 Vec::new()
             } else {
-                self.programs(&ctx, players, &lists[1], false, pname, piece.drops.as_ref().map(|m| m.span()))?
+                self.programs(
+                    &ctx,
+                    players,
+                    &lists[1],
+                    false,
+                    pname,
+                    piece.drops.as_ref().map(|m| m.span()),
+                )?
             };
             programs.push(moves);
             drop_programs.push(drops);
@@ -817,12 +849,25 @@ impl Loader<'_> {
         for player in players {
             let list: Vec<(MoveEntry, &Resolved, u16)> = entries
                 .iter()
-                .map(|(n, r, b, p)| (MoveEntry { node: n, priority: *p }, r, *b))
+                .map(|(n, r, b, p)| {
+                    (
+                        MoveEntry {
+                            node: n,
+                            priority: *p,
+                        },
+                        r,
+                        *b,
+                    )
+                })
                 .collect();
             match ProgramBuilder::new(ctx, &player.map).piece(&list, prologue_take) {
                 Ok(p) => out.push(p),
                 Err(e) => {
-                    self.error(format!("piece {pname}: {}", e.message), span, "in these moves");
+                    self.error(
+                        format!("piece {pname}: {}", e.message),
+                        span,
+                        "in these moves",
+                    );
                     return None;
                 }
             }
@@ -830,12 +875,22 @@ impl Loader<'_> {
         Some(out)
     }
 
-    fn piece_ref(&mut self, pname: &str, key: &str, v: Option<&Spanned<String>>, names: &[String]) -> Option<u16> {
+    fn piece_ref(
+        &mut self,
+        pname: &str,
+        key: &str,
+        v: Option<&Spanned<String>>,
+        names: &[String],
+    ) -> Option<u16> {
         let v = v?;
         match names.iter().position(|x| x == v.get_ref()) {
             Some(i) => Some(i as u16),
             None => {
-                self.error(format!("pieces.{pname}.{key}: unknown piece '{}'", v.get_ref()), Some(v.span()), "here");
+                self.error(
+                    format!("pieces.{pname}.{key}: unknown piece '{}'", v.get_ref()),
+                    Some(v.span()),
+                    "here",
+                );
                 None
             }
         }
@@ -896,7 +951,11 @@ impl Loader<'_> {
             Some(name) => match zones.find(name) {
                 Some(z) => Some(z),
                 None => {
-                    self.error(format!("forced-promotion zone '{name}' is not defined in [zones]"), span, "here");
+                    self.error(
+                        format!("forced-promotion zone '{name}' is not defined in [zones]"),
+                        span,
+                        "here",
+                    );
                     None
                 }
             },
@@ -948,7 +1007,11 @@ impl Loader<'_> {
                 .filter_map(|n| match names.iter().position(|x| x == n.get_ref()) {
                     Some(i) => Some(i as u16),
                     None => {
-                        self.error(format!("rules.no_drop_mate: unknown piece '{}'", n.get_ref()), Some(n.span()), "here");
+                        self.error(
+                            format!("rules.no_drop_mate: unknown piece '{}'", n.get_ref()),
+                            Some(n.span()),
+                            "here",
+                        );
                         None
                     }
                 })
@@ -1015,7 +1078,9 @@ impl Loader<'_> {
                     cfg.format = PositionFormat::Pdn { man, king };
                 }
                 other => self.error(
-                    format!("fen.format: unknown format '{other}': use \"fen\", \"pdn\" or \"sfen\""),
+                    format!(
+                        "fen.format: unknown format '{other}': use \"fen\", \"pdn\" or \"sfen\""
+                    ),
                     Some(format.span()),
                     "here",
                 ),

@@ -73,7 +73,13 @@ impl Generator {
 
     /// Runs the drop programs of the pieces `player` holds in hand, on
     /// every square.
-    fn run_drops(&mut self, game: &Game, pos: &mut Position, player: usize, out: &mut MoveList) -> Result<(), GenError> {
+    fn run_drops(
+        &mut self,
+        game: &Game,
+        pos: &mut Position,
+        player: usize,
+        out: &mut MoveList,
+    ) -> Result<(), GenError> {
         if !game.has_hands() {
             return Ok(());
         }
@@ -216,7 +222,12 @@ impl Generator {
     }
 
     /// Removes drops that checkmate, of the pieces the rules name.
-    fn forbid_drop_mates(&mut self, game: &Game, pos: &mut Position, out: &mut MoveList) -> Result<(), GenError> {
+    fn forbid_drop_mates(
+        &mut self,
+        game: &Game,
+        pos: &mut Position,
+        out: &mut MoveList,
+    ) -> Result<(), GenError> {
         self.keep.clear();
         let mut inner = self.inner.take().unwrap_or_default();
         let mut replies = MoveList::new();

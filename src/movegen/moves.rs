@@ -33,6 +33,9 @@ pub struct MoveHeader {
     pub promotion: u16,
     /// XOR of the Zobrist keys of all changes.
     pub hash_delta: u64,
+    /// Order of the captures along the path, when paths with the same
+    /// effect are kept apart (otherwise 0).
+    pub path_key: u64,
 }
 
 impl MoveHeader {
@@ -50,6 +53,7 @@ impl MoveHeader {
             captures: 0,
             promotion: NO_PIECE,
             hash_delta: 0,
+            path_key: 0,
         }
     }
 

@@ -119,6 +119,8 @@ pub(crate) struct Vm {
     /// Paths with the same effect but different landing squares are kept
     /// as different moves (the "duplicate captures kept" perft convention).
     pub distinct_paths: bool,
+    /// Capture-order key of the move being recorded (`distinct_paths`).
+    path_key: u64,
     found: bool,
     steps: u64,
 }
@@ -1004,7 +1006,15 @@ impl Vm {
                 self.net.extend_from_slice(&pair);
             }
             let captured = u16::from(self.is_enemy(env, old) && from != to);
-            self.finish_move(env, cells, Some(from), Some(to), priority, Some(captured), out);
+            self.finish_move(
+                env,
+                cells,
+                Some(from),
+                Some(to),
+                priority,
+                Some(captured),
+                out,
+            );
             return;
         }
         let lift = Change {
@@ -1086,9 +1096,33 @@ impl Vm {
         }
         self.net.retain(|c| c.old != c.new);
         self.net.sort_unstable_by_key(|c| c.slot);
+        self.path_key = if self.distinct_paths {
+            self.capture_order(env, cells)
+        } else {
+            0
+        };
         let from = (self.from != NONE).then_some(Square(self.from));
         let to = (self.mover_drop != NONE).then_some(Square(self.mover_drop));
         self.finish_move(env, cells, from, to, priority, None, out);
+        self.path_key = 0;
+    }
+
+    /// A key of the order in which the path captured enemy pieces, for
+    /// telling paths with the same effect apart (`distinct_paths`).
+    fn capture_order(&self, env: &Env, cells: &[Cell]) -> u64 {
+        let mut key = 0xcbf2_9ce4_8422_2325u64;
+        for u in &self.log {
+            if let Undo::Cell(slot, old) = *u
+                && (slot as usize) < env.game.topology.len()
+                && !old.is_empty()
+                && !old.is_marked()
+                && env.game.cells.info(old).owner as usize != env.player
+                && cells[slot as usize] != old
+            {
+                key = (key ^ slot as u64).wrapping_mul(0x100_0000_01b3);
+            }
+        }
+        key
     }
 
     /// Puts the enemy pieces the move captures into the mover's hand, as
@@ -1100,7 +1134,10 @@ impl Vm {
         for c in &self.net {
             if (c.slot as usize) < squares && !c.old.is_empty() {
                 let o = game.cells.info(c.old);
-                if o.owner as usize != env.player && game.cells.info(c.new) != o && o.piece != NO_PIECE {
+                if o.owner as usize != env.player
+                    && game.cells.info(c.new) != o
+                    && o.piece != NO_PIECE
+                {
                     let base = game.pieces[o.piece as usize].demotes_to.unwrap_or(o.piece);
                     gained.push(base);
                 }
@@ -1161,6 +1198,7 @@ impl Vm {
         let mut header = MoveHeader::new(self.mover_piece, from, to, priority);
         header.player = env.player as u8;
         header.captures = captures;
+        header.path_key = self.path_key;
 
         let promotion = game
             .pieces
@@ -1174,7 +1212,9 @@ impl Vm {
                 || (promo.from_zone
                     && from.is_some_and(|f| game.zones.contains(promo.zone, env.player, f)));
             if enters {
-                let forced = promo.forced_zone.is_some_and(|z| game.zones.contains(z, env.player, to_sq));
+                let forced = promo
+                    .forced_zone
+                    .is_some_and(|z| game.zones.contains(z, env.player, to_sq));
                 if promo.optional && !forced {
                     self.emit(game, header, out);
                 }
@@ -1234,7 +1274,7 @@ impl Vm {
             let m = out.get(i);
             m.header.hash_delta == delta
                 && m.changes == changes
-                && (!self.distinct_paths || m.landings == self.landings.as_slice())
+                && (!self.distinct_paths || m.header.path_key == self.path_key)
         };
         if lifts {
             return (self.run_start..out.len()).find(|&i| same(i));

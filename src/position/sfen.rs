@@ -16,9 +16,16 @@ fn fail(text: &str, message: impl Into<String>) -> FenError {
 
 /// The piece and owner a symbol stands for (`P`, `+p`, …).
 fn piece_of(game: &Game, symbol: &str) -> Option<(u16, usize)> {
-    let owner = if symbol.chars().any(|c| c.is_ascii_lowercase()) { 1 } else { 0 };
+    let owner = if symbol.chars().any(|c| c.is_ascii_lowercase()) {
+        1
+    } else {
+        0
+    };
     let upper = symbol.to_ascii_uppercase();
-    let piece = game.pieces.iter().position(|p| p.symbol.to_ascii_uppercase() == upper)?;
+    let piece = game
+        .pieces
+        .iter()
+        .position(|p| p.symbol.to_ascii_uppercase() == upper)?;
     Some((piece as u16, owner))
 }
 
@@ -29,7 +36,11 @@ pub fn symbol(game: &Game, cell: Cell) -> Option<String> {
         return None;
     }
     let s = &game.pieces[info.piece as usize].symbol;
-    Some(if info.owner == 0 { s.to_ascii_uppercase() } else { s.to_ascii_lowercase() })
+    Some(if info.owner == 0 {
+        s.to_ascii_uppercase()
+    } else {
+        s.to_ascii_lowercase()
+    })
 }
 
 pub fn parse(game: &Game, text: &str) -> Result<Position, FenError> {
@@ -49,7 +60,14 @@ pub fn parse(game: &Game, text: &str) -> Result<Position, FenError> {
     let grid = game.topology.grid();
     let rows: Vec<&str> = fields[0].split('/').collect();
     if rows.len() != grid.rows.len() {
-        return Err(fail(text, format!("the board has {} rows, the position gives {}", grid.rows.len(), rows.len())));
+        return Err(fail(
+            text,
+            format!(
+                "the board has {} rows, the position gives {}",
+                grid.rows.len(),
+                rows.len()
+            ),
+        ));
     }
     for (r, row) in rows.iter().enumerate() {
         let mut col = 0usize;
@@ -71,17 +89,29 @@ pub fn parse(game: &Game, text: &str) -> Result<Position, FenError> {
             }
             i += 1;
             let sym: String = chars[start..i.min(chars.len())].iter().collect();
-            let (piece, owner) = piece_of(game, &sym).ok_or_else(|| fail(text, format!("unknown piece '{sym}' in row {}", r + 1)))?;
+            let (piece, owner) = piece_of(game, &sym)
+                .ok_or_else(|| fail(text, format!("unknown piece '{sym}' in row {}", r + 1)))?;
             let sq = game
                 .topology
                 .at(col as i32, r as i32, 0)
                 .filter(|_| col < grid.cols.len())
                 .ok_or_else(|| fail(text, format!("row {} is too long", r + 1)))?;
-            pos.set(&game.cells, sq.index(), game.cells.piece(piece, owner, false));
+            pos.set(
+                &game.cells,
+                sq.index(),
+                game.cells.piece(piece, owner, false),
+            );
             col += 1;
         }
         if col != grid.cols.len() {
-            return Err(fail(text, format!("row {} has {col} columns, the board has {}", r + 1, grid.cols.len())));
+            return Err(fail(
+                text,
+                format!(
+                    "row {} has {col} columns, the board has {}",
+                    r + 1,
+                    grid.cols.len()
+                ),
+            ));
         }
     }
     let side = match fields.get(1) {
@@ -103,8 +133,8 @@ pub fn parse(game: &Game, text: &str) -> Result<Position, FenError> {
                 count = count.saturating_mul(10).saturating_add(d as u16);
                 continue;
             }
-            let (piece, owner) =
-                piece_of(game, &c.to_string()).ok_or_else(|| fail(text, format!("unknown piece '{c}' in hand")))?;
+            let (piece, owner) = piece_of(game, &c.to_string())
+                .ok_or_else(|| fail(text, format!("unknown piece '{c}' in hand")))?;
             let slot = game.hand_slot(owner, piece);
             let n = pos.slot(slot).0 + count.max(1);
             pos.set(&game.cells, slot, Cell(n));
@@ -112,7 +142,9 @@ pub fn parse(game: &Game, text: &str) -> Result<Position, FenError> {
         }
     }
     if let Some(n) = fields.get(3) {
-        let n: u32 = n.parse().map_err(|_| fail(text, format!("move number '{n}' is not a number")))?;
+        let n: u32 = n
+            .parse()
+            .map_err(|_| fail(text, format!("move number '{n}' is not a number")))?;
         pos.set_counters(0, (n.max(1) - 1) / 2 + 1);
     }
     Ok(pos)
@@ -125,7 +157,10 @@ pub fn write(game: &Game, pos: &Position) -> String {
         let mut line = String::new();
         let mut empty = 0;
         for c in 0..grid.cols.len() {
-            let cell = game.topology.at(c as i32, r as i32, 0).map_or(Cell::EMPTY, |sq| pos.cell(sq));
+            let cell = game
+                .topology
+                .at(c as i32, r as i32, 0)
+                .map_or(Cell::EMPTY, |sq| pos.cell(sq));
             match symbol(game, cell) {
                 None => empty += 1,
                 Some(s) => {
@@ -151,7 +186,11 @@ pub fn write(game: &Game, pos: &Position) -> String {
             }
             if n > 0 {
                 let s = &piece.symbol;
-                hands += &if owner == 0 { s.to_ascii_uppercase() } else { s.to_ascii_lowercase() };
+                hands += &if owner == 0 {
+                    s.to_ascii_uppercase()
+                } else {
+                    s.to_ascii_lowercase()
+                };
             }
         }
     }
@@ -159,5 +198,11 @@ pub fn write(game: &Game, pos: &Position) -> String {
         hands = "-".into();
     }
     let ply = (pos.fullmove().max(1) - 1) * 2 + pos.side() as u32 + 1;
-    format!("{} {} {} {}", rows.join("/"), game.players[pos.side()].letter, hands, ply)
+    format!(
+        "{} {} {} {}",
+        rows.join("/"),
+        game.players[pos.side()].letter,
+        hands,
+        ply
+    )
 }
