@@ -29,3 +29,4 @@ pub mod movegen;
 pub mod movetext;
 pub mod notation;
 pub mod position;
+pub mod server;

@@ -128,14 +128,8 @@ pub fn write_record(
     } else {
         (names[1], names[0])
     };
-    let result = match &record.result {
-        GameResult::Win { winner: 0, .. } => "1-0",
-        GameResult::Win { .. } => "0-1",
-        GameResult::Draw { .. } => "1/2-1/2",
-    };
-    let reason = match &record.result {
-        GameResult::Win { reason, .. } | GameResult::Draw { reason } => reason.as_str(),
-    };
+    let result = record.result.score(game);
+    let reason = record.result.reason();
     let mut out = format!(
         "[Game \"{}\"]\n[Round \"{number}\"]\n[{} \"{first}\"]\n[{} \"{second}\"]\n[Result \"{result}\"]\n[Termination \"{reason}\"]\n\n",
         game.name, game.players[0].name, game.players[1].name
@@ -157,7 +151,7 @@ pub fn write_record(
     if !line.is_empty() {
         out.push(' ');
     }
-    out += result;
+    out += &result;
     out.push_str("\n\n");
     out
 }

@@ -1,4 +1,5 @@
-//! Command-line front end: `list`, `perft`, `moves`, `check`, `play`.
+//! Command-line front end: `list`, `perft`, `moves`, `check`, `play`,
+//! `analyse`, `match` and `serve`.
 
 /// Prints a line on standard output. When the reader has gone away (the
 /// output was piped into `head`), the program ends quietly.
@@ -145,6 +146,18 @@ enum Command {
         #[arg(long)]
         save: Option<std::path::PathBuf>,
     },
+    /// Serve the web page: play any game in the browser
+    Serve {
+        /// Address to listen on (loopback unless told otherwise)
+        #[arg(long, default_value = "127.0.0.1:8080")]
+        addr: std::net::SocketAddr,
+        /// SQLite database where matches are saved
+        #[arg(long, default_value = "dagaz.db")]
+        db: std::path::PathBuf,
+        /// A folder of extra game files to offer
+        #[arg(long, value_name = "DIR")]
+        games: Option<std::path::PathBuf>,
+    },
 }
 
 /// Runs the command line; errors are printed and give a non-zero exit code.
@@ -152,6 +165,11 @@ pub fn run() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         Command::List => list(),
+        Command::Serve { addr, db, games } => serve(dagaz::server::ServerConfig {
+            addr,
+            db,
+            games_dir: games,
+        }),
         Command::Perft {
             game,
             depth,
@@ -356,4 +374,15 @@ fn check(file: &str) -> CliResult {
         game.pieces.len()
     );
     Ok(())
+}
+
+/// `serve`: runs the web server on a tokio runtime until Ctrl-C.
+fn serve(config: dagaz::server::ServerConfig) -> Result<(), String> {
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| format!("cannot start the server: {e}"))?;
+    runtime
+        .block_on(dagaz::server::serve(config))
+        .map_err(|e| e.to_string())
 }

@@ -8,7 +8,7 @@ use rand::rngs::StdRng;
 
 use super::board;
 use dagaz::ai::{self, Engine};
-use dagaz::game::{Game, GameResult};
+use dagaz::game::Game;
 use dagaz::movegen::{Generator, Move, MoveList};
 use dagaz::position::Position;
 use dagaz::{entry, movetext};
@@ -43,7 +43,7 @@ pub fn play(
             .result(game, &mut pos)
             .map_err(|e| e.to_string())?
         {
-            say!("{}", describe(game, &result));
+            say!("{}", result.describe(game));
             return Ok(());
         }
         let side = pos.side();
@@ -201,13 +201,4 @@ fn players_named(game: &Game, names: &[String]) -> Result<Vec<usize>, String> {
         out.push(i);
     }
     Ok(out)
-}
-
-fn describe(game: &Game, r: &GameResult) -> String {
-    match r {
-        GameResult::Win { winner, reason } => {
-            format!("{} wins ({reason})", game.players[*winner].name)
-        }
-        GameResult::Draw { reason } => format!("Draw ({reason})"),
-    }
 }

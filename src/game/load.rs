@@ -12,6 +12,7 @@ use serde::Deserialize;
 use serde::de::{self, Deserializer, MapAccess, SeqAccess, Visitor};
 use toml::Spanned;
 
+use super::display::{Display, DisplaySpec};
 use super::rules::{Goals, parse_goal};
 use super::{FenConfig, Game, MaximumCapture, PieceType, Player, PositionFormat, Promotion, Rules};
 use crate::board::{BoardKind, BoardSpec, DirMap, DirSpec, Square, Topology, Zones};
@@ -57,6 +58,28 @@ struct FileSpec {
     /// [`apply_variant`]); only their names and descriptions are read here.
     #[serde(default)]
     variants: IndexMap<String, toml::Table>,
+    display: Option<Spanned<DisplaySection>>,
+}
+
+/// `[display]`: how front ends draw the game (see [`super::display`]).
+#[derive(Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+struct DisplaySection {
+    style: Option<String>,
+    pieces: Option<String>,
+    checkered: Option<bool>,
+    lines: Option<String>,
+    segments: Option<String>,
+    colours: Option<Vec<String>>,
+    show_removed: Option<bool>,
+}
+
+/// A piece's `glyphs`: one for every player, or one per player.
+#[derive(Deserialize)]
+#[serde(untagged)]
+enum Glyphs {
+    One(String),
+    PerPlayer(Vec<String>),
 }
 
 #[derive(Deserialize)]
@@ -118,6 +141,8 @@ struct PieceSection {
     demotes_to: Option<Spanned<String>>,
     /// Piece-square hints for the AI: square name to bonus.
     squares: Option<Spanned<IndexMap<String, i32>>>,
+    /// What the page draws for the piece.
+    glyphs: Option<Spanned<Glyphs>>,
 }
 
 #[derive(Deserialize)]
@@ -395,8 +420,10 @@ impl Loader<'_> {
                     &piece_names,
                 ),
                 drop_programs: compiled.drop_programs[i].clone(),
+                glyphs: self.glyphs(pname, p, players.len()),
             });
         }
+        let display = self.display(&spec.display, &topology, players.len());
         let rules = self.rules(&spec.rules, &piece_names);
         let fen = self.fen_config(&spec.fen, &topology, &piece_names);
         if !self.errors.is_empty() {
@@ -436,6 +463,7 @@ impl Loader<'_> {
             uses_priorities,
             royal_types,
             keys: Vec::new(),
+            display: display.unwrap_or_default(),
         };
         let codes = game.cells.len();
         game.keys = (0..squares * codes)
@@ -890,6 +918,61 @@ impl Loader<'_> {
                     format!("pieces.{pname}.{key}: unknown piece '{}'", v.get_ref()),
                     Some(v.span()),
                     "here",
+                );
+                None
+            }
+        }
+    }
+
+    fn glyphs(&mut self, pname: &str, p: &PieceSection, players: usize) -> Vec<String> {
+        let symbol = p
+            .symbol
+            .as_ref()
+            .map(|s| s.get_ref().clone())
+            .or_else(|| p.letter.as_ref().map(|l| l.get_ref().clone()))
+            .unwrap_or_else(|| pname.chars().take(1).collect());
+        match p.glyphs.as_ref().map(|g| (g.get_ref(), g.span())) {
+            None => vec![symbol; players],
+            Some((Glyphs::One(g), _)) => vec![g.clone(); players],
+            Some((Glyphs::PerPlayer(list), _)) if list.len() == players => list.clone(),
+            Some((Glyphs::PerPlayer(list), span)) => {
+                self.error(
+                    format!(
+                        "pieces.{pname}.glyphs: {} glyphs for {players} players",
+                        list.len()
+                    ),
+                    Some(span),
+                    "one glyph, or one per player",
+                );
+                Vec::new()
+            }
+        }
+    }
+
+    fn display(
+        &mut self,
+        section: &Option<Spanned<DisplaySection>>,
+        topo: &Topology,
+        players: usize,
+    ) -> Option<Display> {
+        let empty = DisplaySection::default();
+        let s = section.as_ref().map_or(&empty, |s| s.get_ref());
+        let spec = DisplaySpec {
+            style: s.style.clone(),
+            pieces: s.pieces.clone(),
+            checkered: s.checkered,
+            lines: s.lines.clone(),
+            segments: s.segments.clone(),
+            colours: s.colours.clone(),
+            show_removed: s.show_removed,
+        };
+        match Display::build(&spec, topo, players) {
+            Ok(d) => Some(d),
+            Err(message) => {
+                self.error(
+                    message,
+                    section.as_ref().map(|s| s.span()),
+                    "in this section",
                 );
                 None
             }

@@ -2,6 +2,7 @@
 //! rules and goals. A [`Game`] is immutable once loaded and shared by
 //! every position of that game.
 
+pub mod display;
 mod library;
 mod load;
 mod rules;
@@ -60,6 +61,8 @@ pub struct PieceType {
     /// Programs that drop the piece from its owner's hand, one per player;
     /// empty if the piece cannot be dropped.
     pub drop_programs: Vec<Program>,
+    /// What the page draws for the piece, one per player.
+    pub glyphs: Vec<String>,
 }
 
 /// What a piece may become when it ends a move in a zone.
@@ -162,6 +165,8 @@ pub struct Game {
     initial: Position,
     /// Zobrist keys of board squares, `[square * cells.len() + code]`.
     keys: Vec<u64>,
+    /// How front ends draw the game.
+    pub display: display::Display,
 }
 
 impl fmt::Debug for Game {

@@ -41,6 +41,36 @@ pub enum GameResult {
     Draw { reason: String },
 }
 
+impl GameResult {
+    /// The score as written in game records: `1-0`, `0-1`, `1/2-1/2`; with
+    /// more than two players, the winner's name and "wins".
+    pub fn score(&self, game: &Game) -> String {
+        match self {
+            GameResult::Win { winner: 0, .. } if game.players.len() == 2 => "1-0".into(),
+            GameResult::Win { winner: 1, .. } if game.players.len() == 2 => "0-1".into(),
+            GameResult::Win { winner, .. } => format!("{} wins", game.players[*winner].name),
+            GameResult::Draw { .. } => "1/2-1/2".into(),
+        }
+    }
+
+    /// Why the game ended ("checkmate", "Black resigned").
+    pub fn reason(&self) -> &str {
+        match self {
+            GameResult::Win { reason, .. } | GameResult::Draw { reason } => reason,
+        }
+    }
+
+    /// A sentence for people: "White wins (checkmate)", "Draw (stalemate)".
+    pub fn describe(&self, game: &Game) -> String {
+        match self {
+            GameResult::Win { winner, reason } => {
+                format!("{} wins ({reason})", game.players[*winner].name)
+            }
+            GameResult::Draw { reason } => format!("Draw ({reason})"),
+        }
+    }
+}
+
 /// Parses one goal line, e.g. `checkmate = win` or `no_progress 100 = draw`.
 pub fn parse_goal(goals: &mut Goals, text: &str) -> Result<(), String> {
     let (cond, outcome) = text
