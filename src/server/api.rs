@@ -172,7 +172,11 @@ fn describe_game(game: &Game) -> Value {
         "name": game.name,
         "title": game.title,
         "description": game.description,
-        "players": game.players.iter().zip(&d.colours).map(|(p, c)| json!({"name": p.name, "colour": c})).collect::<Vec<_>>(),
+        "players": game.players.iter().zip(&d.colours).map(|(p, c)| json!({
+            "name": p.name,
+            "colour": c,
+            "at_bottom": sits_at_bottom(game, p),
+        })).collect::<Vec<_>>(),
         "board": {
             "style": match d.style { BoardStyle::Squares => "squares", BoardStyle::Points => "points" },
             "checkered": d.checkered,
@@ -194,6 +198,16 @@ fn describe_game(game: &Game) -> Value {
     })
 }
 
+/// Whether a player's forward direction points up the screen, so that the
+/// board is drawn with that player's side at the bottom.
+fn sits_at_bottom(game: &Game, player: &crate::game::Player) -> bool {
+    use crate::board::DirKind;
+    match player.north.map(|d| &game.topology.direction(d).kind) {
+        Some(DirKind::Vector(v)) => v[1] <= 0,
+        _ => true,
+    }
+}
+
 // ---- matches -----------------------------------------------------------
 
 #[derive(Deserialize)]
@@ -206,6 +220,8 @@ struct NewMatch {
     ai: Option<String>,
     /// The seat of the person creating the match (default 0, the first player).
     side: Option<usize>,
+    /// A starting position in the game's position notation (FEN, SFEN, PDN).
+    position: Option<String>,
 }
 
 async fn create_match(
@@ -218,6 +234,12 @@ async fn create_match(
         .game(&req.game)
         .map_err(|e| ApiError::new(StatusCode::BAD_REQUEST, e))?;
     let players = game.players.len();
+    let start = match &req.position {
+        None => None,
+        Some(text) => Some(game.parse_position(text).map_err(|e| {
+            ApiError::new(StatusCode::BAD_REQUEST, format!("position '{text}': {e}"))
+        })?),
+    };
     let side = req.side.unwrap_or(0);
     if side >= players {
         return Err(ApiError::new(
@@ -267,6 +289,7 @@ async fn create_match(
             _ => None,
         },
         seats: seats.clone(),
+        start: start.as_ref().map(|p| game.write_position(p)),
         result: None,
         created: now(),
         plies: 0,
@@ -278,7 +301,7 @@ async fn create_match(
         .filter(|(p, t)| *p != side && !t.is_empty() && **t != token)
         .map(|(p, t)| json!({"side": p, "player": game.players[p].name, "token": t}))
         .collect();
-    let live = Arc::new(Live::new(Match::new(id.clone(), game, mode, seats)));
+    let live = Arc::new(Live::new(Match::new(id.clone(), game, mode, seats, start)));
     state.live_map().insert(id.clone(), live.clone());
     think_if_needed(state.clone(), live);
     Ok((
@@ -517,7 +540,14 @@ fn restore(state: &Shared, stored: &StoredMatch, moves: &[String]) -> ApiResult<
         },
         other => return Err(broken(format!("unknown mode '{other}'"))),
     };
-    let mut m = Match::new(stored.id.clone(), game, mode, stored.seats.clone());
+    let start = match &stored.start {
+        None => None,
+        Some(text) => Some(
+            game.parse_position(text)
+                .map_err(|e| broken(e.to_string()))?,
+        ),
+    };
+    let mut m = Match::new(stored.id.clone(), game, mode, stored.seats.clone(), start);
     m.replay(moves).map_err(broken)?;
     if m.result().is_none()
         && let Some(r) = &stored.result

@@ -65,11 +65,21 @@ pub struct Match {
     generator: Generator,
     /// Bumped at every change; the page refetches when it moves.
     pub version: u64,
+    /// The starting position's text, if it is not the game's setup.
+    custom_start: Option<String>,
 }
 
 impl Match {
-    pub fn new(id: String, game: Arc<Game>, mode: Mode, seats: Vec<String>) -> Match {
-        let pos = game.initial_position();
+    /// A new match from `start` (the game's setup if `None`).
+    pub fn new(
+        id: String,
+        game: Arc<Game>,
+        mode: Mode,
+        seats: Vec<String>,
+        start: Option<Position>,
+    ) -> Match {
+        let custom_start = start.as_ref().map(|p| game.write_position(p));
+        let pos = start.unwrap_or_else(|| game.initial_position());
         let mut m = Match {
             id,
             game,
@@ -81,6 +91,7 @@ impl Match {
             result: None,
             generator: Generator::new(),
             version: 0,
+            custom_start,
         };
         m.update_result();
         m
@@ -398,6 +409,9 @@ impl Match {
     /// The game as text, a header and the moves.
     pub fn export(&self) -> String {
         let mut out = format!("[Game \"{}\"]\n[Match \"{}\"]\n", self.game.name, self.id);
+        if let Some(start) = &self.custom_start {
+            out += &format!("[Position \"{start}\"]\n");
+        }
         for (p, player) in self.game.players.iter().enumerate() {
             let who = match self.mode {
                 Mode::Ai { engine, computer } if computer == p => format!("computer ({engine})"),
@@ -436,7 +450,7 @@ mod tests {
 
     fn chess_match(mode: Mode) -> Match {
         let game = Arc::new(load_game("chess").unwrap());
-        Match::new("m".into(), game, mode, vec!["w".into(), "b".into()])
+        Match::new("m".into(), game, mode, vec!["w".into(), "b".into()], None)
     }
 
     #[test]

@@ -16,6 +16,8 @@ pub struct StoredMatch {
     pub ai: Option<String>,
     /// Seat tokens per player, `""` for a seat the computer plays.
     pub seats: Vec<String>,
+    /// The starting position, if not the game's setup.
+    pub start: Option<String>,
     /// How the match ended, once it is over.
     pub result: Option<StoredResult>,
     /// Seconds since 1970.
@@ -34,6 +36,9 @@ pub struct StoredResult {
     /// Why ("checkmate", "White resigned").
     pub reason: String,
 }
+
+/// The format of the tables; bumped when they change.
+const SCHEMA_VERSION: i64 = 1;
 
 /// The database.
 pub struct Store {
@@ -66,6 +71,18 @@ impl Store {
     }
 
     fn init(conn: Connection) -> Result<Store, StoreError> {
+        let version: i64 = ctx(
+            "reading the database version",
+            conn.query_row("PRAGMA user_version", [], |r| r.get(0)),
+        )?;
+        if version > SCHEMA_VERSION {
+            return Err(StoreError {
+                doing: "opening the database",
+                source: rusqlite::Error::InvalidParameterName(format!(
+                    "the database has format {version}, newer than this dagaz knows ({SCHEMA_VERSION})"
+                )),
+            });
+        }
         ctx(
             "creating the tables",
             conn.execute_batch(
@@ -76,6 +93,7 @@ impl Store {
                      mode TEXT NOT NULL,
                      ai TEXT,
                      seats TEXT NOT NULL,
+                     start TEXT,
                      result TEXT,
                      winner INTEGER,
                      reason TEXT,
@@ -86,7 +104,8 @@ impl Store {
                      ply INTEGER NOT NULL,
                      text TEXT NOT NULL,
                      PRIMARY KEY (match_id, ply)
-                 );",
+                 );
+                 PRAGMA user_version = 1;",
             ),
         )?;
         Ok(Store { conn })
@@ -96,8 +115,17 @@ impl Store {
         ctx(
             "saving a new match",
             self.conn.execute(
-                "INSERT INTO matches (id, game, mode, ai, seats, created) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-                params![m.id, m.game, m.mode, m.ai, m.seats.join(","), m.created],
+                "INSERT INTO matches (id, game, mode, ai, seats, start, created) \
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+                params![
+                    m.id,
+                    m.game,
+                    m.mode,
+                    m.ai,
+                    m.seats.join(","),
+                    m.start,
+                    m.created
+                ],
             ),
         )?;
         Ok(())
@@ -183,7 +211,7 @@ impl Store {
 }
 
 /// The columns [`row_to_match`] reads.
-const SELECT: &str = "SELECT id, game, mode, ai, seats, result, winner, reason, created, \
+const SELECT: &str = "SELECT id, game, mode, ai, seats, result, winner, reason, created, start, \
      (SELECT COUNT(*) FROM moves WHERE match_id = matches.id) FROM matches";
 
 fn row_to_match(r: &rusqlite::Row) -> rusqlite::Result<StoredMatch> {
@@ -191,13 +219,14 @@ fn row_to_match(r: &rusqlite::Row) -> rusqlite::Result<StoredMatch> {
     let score: Option<String> = r.get(5)?;
     let winner: Option<i64> = r.get(6)?;
     let reason: Option<String> = r.get(7)?;
-    let plies: i64 = r.get(9)?;
+    let plies: i64 = r.get(10)?;
     Ok(StoredMatch {
         id: r.get(0)?,
         game: r.get(1)?,
         mode: r.get(2)?,
         ai: r.get(3)?,
         seats: seats.split(',').map(str::to_string).collect(),
+        start: r.get(9)?,
         result: score.map(|score| StoredResult {
             score,
             winner: winner.and_then(|w| usize::try_from(w).ok()),
@@ -221,6 +250,7 @@ mod tests {
             mode: "ai".into(),
             ai: Some("ab:1s".into()),
             seats: vec!["tok".into(), String::new()],
+            start: Some("8/8/8/8/8/8/8/K6k w - - 0 1".into()),
             result: None,
             created: 5,
             plies: 0,

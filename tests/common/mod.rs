@@ -3,6 +3,8 @@
 
 #![allow(dead_code)]
 
+pub mod server;
+
 use dagaz::game::{Game, load_str};
 use dagaz::movegen::{Generator, MoveList};
 use dagaz::movetext;

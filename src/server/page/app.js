@@ -111,6 +111,7 @@ async function showHome() {
     h("option", { value: "online" }, "A friend in another browser (share a link)"));
   opponent.value = "ai ab:1s";
   const side = h("select", { id: "side" });
+  const position = h("input", { id: "position", placeholder: "the game's usual setup", autocomplete: "off" });
   const refresh = () => {
     const o = options.find((x) => x.value === gameSel.value);
     description.textContent = o ? o.description : "";
@@ -122,7 +123,9 @@ async function showHome() {
     const [mode, ai] = opponent.value.split(" ");
     start.disabled = true;
     try {
-      const r = await api("/api/matches", { game: gameSel.value, mode, ai, side: Number(side.value) });
+      const body = { game: gameSel.value, mode, ai, side: Number(side.value) };
+      if (position.value.trim()) body.position = position.value.trim();
+      const r = await api("/api/matches", body);
       localStorage.setItem(tokenKey(r.id), r.token);
       if (r.invites.length) localStorage.setItem(inviteKey(r.id), JSON.stringify(r.invites));
       go(`/match/${r.id}?t=${r.token}`);
@@ -136,6 +139,8 @@ async function showHome() {
     h("label", { for: "game" }, "Game"), gameSel, description,
     h("label", { for: "opponent" }, "Opponent"), opponent,
     h("label", { for: "side" }, "You play"), side,
+    h("details", {}, h("summary", {}, "Start from a position"),
+      h("label", { for: "position" }, "Position (FEN, SFEN or PDN, as the game writes it)"), position),
     start);
   const rows = matches.map((m) => h("tr", {},
     h("td", {}, h("a", { href: `/match/${m.id}`, onclick: (e) => { e.preventDefault(); go(`/match/${m.id}`); } }, m.title)),
@@ -183,7 +188,8 @@ async function showMatch(id, token) {
   }
   view = { id, token, state, game, sel: { drop: null, path: [] }, flipped: false };
   // Sit on the side of the board of the first seat one holds.
-  if (state.you.length === 1 && state.you[0] !== 0) view.flipped = true;
+  const seat = state.you.length ? state.you[0] : 0;
+  view.flipped = game.players[seat].at_bottom === false;
   document.title = `${game.title} — Dagaz`;
   events = new EventSource(`/api/matches/${id}/events`);
   events.addEventListener("version", (e) => {
@@ -392,11 +398,11 @@ function drawHighlights(svg, L) {
 function drawTargets(svg, L) {
   if (!selecting()) return;
   const occupied = new Set(view.state.board.map((p) => p.square));
-  const { next, complete } = progress();
+  const { next } = progress();
   for (const q of next) {
     const [x, y] = L.centre(view.game.where.get(q));
-    if (occupied.has(q)) svg.append(s("circle", { class: "ring", cx: x, cy: y, r: S * 0.44 }));
-    else svg.append(s("circle", { class: "dot", cx: x, cy: y, r: S * 0.15 }));
+    if (occupied.has(q)) svg.append(s("circle", { class: "ring", cx: x, cy: y, r: S * 0.44, "data-square": q }));
+    else svg.append(s("circle", { class: "dot", cx: x, cy: y, r: S * 0.15, "data-square": q }));
   }
   // Pieces every remaining candidate takes so far.
   const c = candidates();
@@ -407,7 +413,6 @@ function drawTargets(svg, L) {
       svg.append(s("circle", { class: "capmark", cx: x, cy: y, r: S * 0.4 }));
     }
   }
-  void complete;
 }
 
 function drawHitAreas(svg, L) {
@@ -457,7 +462,8 @@ function pieceShape(piece, owner, size = 1) {
       }, glyph));
   }
   // Tiles point at the opponent; on a flipped board everything turns.
-  const turned = game.shape === "tile" && (owner !== 0) !== view.flipped;
+  const atBottom = (game.players[owner]?.at_bottom !== false) !== view.flipped;
+  const turned = game.shape === "tile" && !atBottom;
   return { g, turned };
 }
 
@@ -516,8 +522,8 @@ function panel() {
   const holdsSeat = state.you.length > 0;
   const status = h("p", { class: `status${state.result ? " over" : ""}`, id: "status" }, statusText());
   const chooser = choices();
-  const moves = h("div", { class: "moves" }, h("ol", {},
-    pairs(state.moves, game.players.length).map((line) => h("li", {}, line))));
+  const moves = state.moves.length ? h("div", { class: "moves" }, h("ol", {},
+    pairs(state.moves, game.players.length).map((line) => h("li", {}, line)))) : null;
   const typed = h("input", { id: "typed-move", placeholder: "or type a move, e.g. e2e4", autocomplete: "off" });
   const typedForm = h("form", { class: "typed", onsubmit: (e) => {
     e.preventDefault();
