@@ -416,3 +416,36 @@ async fn screenshots_of_the_boards() {
     c.close().await.unwrap();
     phone.close().await.unwrap();
 }
+
+#[tokio::test(flavor = "multi_thread")]
+#[ignore = "needs chromium and chromedriver; run by .ci/run"]
+async fn a_promotion_offers_a_choice() {
+    let (_dir, server) = start_server();
+    let driver = Driver::start();
+    let c = driver.browser(1100, 850).await;
+    let url = create(
+        &server,
+        json!({"game": "chess", "mode": "local", "position": "8/4P3/8/8/8/8/k7/4K3 w - - 0 1"}),
+    )
+    .await;
+    c.goto(&url).await.unwrap();
+    click_square(&c, "e7").await;
+    click_square(&c, "e8").await;
+    let choices = until(
+        &c,
+        "return [...document.querySelectorAll('#chooser button[data-move]')].map(b => b.innerText)",
+    )
+    .await;
+    let choices: Vec<&str> = choices
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_str().unwrap())
+        .collect();
+    assert_eq!(choices.len(), 4, "{choices:?}");
+    assert!(choices.contains(&"Promote to Knight"), "{choices:?}");
+    click(&c, "#chooser button[data-move='e7e8n']").await;
+    assert_eq!(wait_moves(&c, 1).await, ["e7e8n"]);
+    assert_eq!(piece_at(&c, "e8").await.as_deref(), Some("Knight/0"));
+    c.close().await.unwrap();
+}
