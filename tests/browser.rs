@@ -370,6 +370,7 @@ async fn screenshots_of_the_boards() {
         ("shogi", &["7g7f", "3c3d", "8h2b+"][..]),
         ("fanorona", &[][..]),
         ("checkers", &[][..]),
+        ("kalah", &["d1", "b1"][..]),
     ] {
         let url = create(&server, json!({"game": game, "mode": "local"})).await;
         let (id, token) = url

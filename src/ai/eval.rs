@@ -1,7 +1,8 @@
 //! Evaluation: how good a position is for a player, when the search cannot
 //! look to the end. The generic evaluation counts material (the `value` of
 //! each piece in the game file) plus the piece-square hints a game file may
-//! give (`squares = { e4 = 20 }` on a piece), and the search adds mobility.
+//! give (`squares = { e4 = 20 }` on a piece) and the pieces in hand (shogi),
+//! and the search adds mobility.
 //! Games with better knowledge implement [`Evaluator`] in Rust.
 
 use crate::game::Game;
@@ -63,11 +64,34 @@ impl Material {
     }
 }
 
+impl Material {
+    /// Heap boards: pieces belong to nobody; each player counts the pieces
+    /// on the squares its hints value (a mancala store), as it sees them.
+    fn heap_value(&self, game: &Game, pos: &Position, owner: usize) -> i64 {
+        let hints = &self.square_values[0];
+        if hints.is_empty() {
+            return 0;
+        }
+        game.topology
+            .squares()
+            .map(|sq| pos.cell(sq).0 as i64 * hints[self.mirror[owner][sq.index()]] as i64)
+            .sum()
+    }
+}
+
 impl Evaluator for Material {
     fn evaluate(&self, game: &Game, pos: &Position, player: usize) -> i32 {
         let mut score = 0i64;
         for owner in 0..game.players.len() {
             let mut own = 0i64;
+            if game.cells.is_counts() {
+                own += self.heap_value(game, pos, owner);
+            }
+            if game.has_hands() {
+                for (t, piece) in game.pieces.iter().enumerate() {
+                    own += piece.value as i64 * game.in_hand(pos, owner, t as u16) as i64;
+                }
+            }
             for (t, piece) in game.pieces.iter().enumerate() {
                 let bits = pos.piece_bits(owner, t);
                 let count: u32 = bits.iter().map(|w| w.count_ones()).sum();

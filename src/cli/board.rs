@@ -9,7 +9,15 @@ pub fn draw(game: &Game, pos: &Position) -> String {
     let topo = &game.topology;
     let grid = topo.grid();
     let label_width = grid.rows.iter().map(String::len).max().unwrap_or(1);
-    let col_width = grid.cols.iter().map(String::len).max().unwrap_or(1).max(1) + 1;
+    let heap = game.cells.is_counts();
+    let col_width = grid
+        .cols
+        .iter()
+        .map(String::len)
+        .max()
+        .unwrap_or(1)
+        .max(if heap { 2 } else { 1 })
+        + 1;
     let mut out = String::new();
     for level in 0..grid.levels.len().max(1) {
         if let Some(name) = grid.levels.get(level) {
@@ -19,8 +27,9 @@ pub fn draw(game: &Game, pos: &Position) -> String {
             out += &format!("{row:>label_width$} ");
             for c in 0..grid.cols.len() {
                 let glyph = match topo.at(c as i32, r as i32, level as i32) {
-                    None => ' ',
-                    Some(sq) => fen::letter(game, pos.cell(sq)).unwrap_or('.'),
+                    None => " ".to_string(),
+                    Some(sq) if heap => pos.cell(sq).0.to_string(),
+                    Some(sq) => fen::letter(game, pos.cell(sq)).unwrap_or('.').to_string(),
                 };
                 out += &format!("{glyph:>col_width$}");
             }

@@ -11,6 +11,8 @@ pub enum BoardStyle {
     Squares,
     /// Pieces stand on points joined by lines (xiangqi, Fanorona).
     Points,
+    /// Round pits holding a number of pieces (mancala on heap boards).
+    Pits,
 }
 
 /// What a piece looks like.
@@ -69,9 +71,10 @@ impl Display {
         let style = match spec.style.as_deref() {
             None | Some("squares") => BoardStyle::Squares,
             Some("points") => BoardStyle::Points,
+            Some("pits") => BoardStyle::Pits,
             Some(other) => {
                 return Err(format!(
-                    "display.style: unknown style '{other}'; use squares or points"
+                    "display.style: unknown style '{other}'; use squares, points or pits"
                 ));
             }
         };

@@ -58,6 +58,14 @@ const GAMES: &[BuiltinGame] = &[
         name: "fanorona",
         source: include_str!("../../games/fanorona.toml"),
     },
+    BuiltinGame {
+        name: "kalah",
+        source: include_str!("../../games/kalah.toml"),
+    },
+    BuiltinGame {
+        name: "oware",
+        source: include_str!("../../games/oware.toml"),
+    },
 ];
 
 /// All built-in games, by name.

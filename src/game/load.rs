@@ -17,7 +17,7 @@ use super::rules::{Goals, parse_goal};
 use super::{FenConfig, Game, MaximumCapture, PieceType, Player, PositionFormat, Promotion, Rules};
 use crate::board::{BoardKind, BoardSpec, DirMap, DirSpec, Square, Topology, Zones};
 use crate::diagnostic::{Diagnostic, LoadError, string_offsets};
-use crate::handler::{Handler, HandlerRegistry};
+use crate::handler::{EndRule, Handler, HandlerRegistry};
 use crate::movegen::Attacks;
 use crate::notation::{self, CompileContext, MoveEntry, MovedRef, Node, ProgramBuilder, Resolved};
 use crate::position::{CellTable, Position, fen};
@@ -393,6 +393,7 @@ impl Loader<'_> {
         }
         let zones = self.zones(&spec, &player_names, &topology);
         let handlers = self.handlers(&spec, registry);
+        let end_rule = self.end_rule(&spec, registry);
         let letters = self.letters(&spec);
         let compiled =
             self.compile_pieces(&spec, &topology, &zones, &players, &handlers, &piece_names)?;
@@ -425,11 +426,17 @@ impl Loader<'_> {
         }
         let display = self.display(&spec.display, &topology, players.len());
         let rules = self.rules(&spec.rules, &piece_names);
-        let fen = self.fen_config(&spec.fen, &topology, &piece_names);
+        let mut fen = self.fen_config(&spec.fen, &topology, &piece_names);
+        if board_kind == BoardKind::Heap {
+            fen.format = PositionFormat::Counts;
+        }
         if !self.errors.is_empty() {
             return None;
         }
-        let cells = CellTable::new(players.len(), pieces.len());
+        let cells = match board_kind {
+            BoardKind::Heap => CellTable::counts(players.len(), pieces.len()),
+            _ => CellTable::new(players.len(), pieces.len()),
+        };
         let royal_types = (0..pieces.len() as u16)
             .filter(|t| pieces[*t as usize].royal)
             .collect();
@@ -460,6 +467,7 @@ impl Loader<'_> {
             once_flags: compiled.once_flags,
             attacks: Attacks::default(),
             handlers,
+            end_rule,
             uses_priorities,
             royal_types,
             keys: Vec::new(),
@@ -478,6 +486,9 @@ impl Loader<'_> {
                 crate::position::pdn::parse(&game, spec.setup.fen.get_ref(), man, king)
             }
             PositionFormat::Sfen => crate::position::sfen::parse(&game, spec.setup.fen.get_ref()),
+            PositionFormat::Counts => {
+                crate::position::counts::parse(&game, spec.setup.fen.get_ref())
+            }
         };
         match parsed {
             Ok(pos) => game.initial = pos,
@@ -498,12 +509,12 @@ impl Loader<'_> {
             return Some(BoardKind::Default);
         };
         match BoardKind::parse(kind.get_ref()) {
-            Ok(BoardKind::Default) => Some(BoardKind::Default),
+            Ok(kind @ (BoardKind::Default | BoardKind::Heap)) => Some(kind),
             Ok(other) => {
                 self.error(
                     format!("board.kind: {other:?} boards are not supported yet"),
                     Some(kind.span()),
-                    "only 'default' boards can be played for now",
+                    "only 'default' and 'heap' boards can be played for now",
                 );
                 None
             }
@@ -665,11 +676,16 @@ impl Loader<'_> {
     ) -> [Option<Arc<dyn Handler>>; 10] {
         let mut out: [Option<Arc<dyn Handler>>; 10] = Default::default();
         for (k, name) in &spec.handlers {
+            if k == "end" {
+                continue;
+            }
             let slot = match k.parse::<usize>() {
                 Ok(n @ 1..=9) => n,
                 _ => {
                     self.error(
-                        format!("handlers.{k}: handler numbers are 1 to 9"),
+                        format!(
+                            "handlers.{k}: handler numbers are 1 to 9 (or 'end' for an end rule)"
+                        ),
                         Some(name.span()),
                         "here",
                     );
@@ -693,6 +709,29 @@ impl Loader<'_> {
             }
         }
         out
+    }
+
+    /// The end rule named by `[handlers] end = "…"`.
+    fn end_rule(
+        &mut self,
+        spec: &FileSpec,
+        registry: &HandlerRegistry,
+    ) -> Option<Arc<dyn EndRule>> {
+        let name = spec.handlers.get("end")?;
+        let rule = registry.end_rule(name.get_ref());
+        if rule.is_none() {
+            let known: Vec<&str> = registry.end_rule_names().collect();
+            self.error(
+                format!(
+                    "unknown end rule '{}'; registered end rules: {}",
+                    name.get_ref(),
+                    known.join(", ")
+                ),
+                Some(name.span()),
+                "this end rule",
+            );
+        }
+        rule
     }
 
     fn letters(&mut self, spec: &FileSpec) -> Vec<char> {

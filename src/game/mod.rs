@@ -115,6 +115,8 @@ pub enum PositionFormat {
     Pdn { man: u16, king: u16 },
     /// SFEN shogi positions (`lnsgkgsnl/... b - 1`), with hands.
     Sfen,
+    /// Counts of pieces per square, for heap boards (`4,4,4/4,4,4 s`).
+    Counts,
 }
 
 /// What the maximum-capture rule counts.
@@ -159,6 +161,8 @@ pub struct Game {
     pub once_flags: u16,
     pub(crate) attacks: Attacks,
     pub(crate) handlers: [Option<Arc<dyn Handler>>; 10],
+    /// Decides when the game is over before the goals do (`[handlers] end`).
+    pub(crate) end_rule: Option<Arc<dyn crate::handler::EndRule>>,
     /// The move alternatives have different priorities.
     pub(crate) uses_priorities: bool,
     royal_types: Vec<u16>,
@@ -275,7 +279,11 @@ impl Game {
                 .get(h.piece as usize)
                 .is_some_and(|p| p.resets_clock);
         let ep = self.en_passant_square(pos.side(), mv);
-        let next = self.next_player(pos.side());
+        let next = if h.again {
+            pos.side()
+        } else {
+            self.next_player(pos.side())
+        };
         pos.make(&self.cells, mv, next, resets, ep);
     }
 
@@ -302,6 +310,7 @@ impl Game {
             PositionFormat::Fen => crate::position::fen::parse(self, text, Some(&self.initial)),
             PositionFormat::Pdn { man, king } => crate::position::pdn::parse(self, text, man, king),
             PositionFormat::Sfen => crate::position::sfen::parse(self, text),
+            PositionFormat::Counts => crate::position::counts::parse(self, text),
         }
     }
 
@@ -311,6 +320,7 @@ impl Game {
             PositionFormat::Fen => crate::position::fen::write(self, pos),
             PositionFormat::Pdn { king, .. } => crate::position::pdn::write(self, pos, king),
             PositionFormat::Sfen => crate::position::sfen::write(self, pos),
+            PositionFormat::Counts => crate::position::counts::write(self, pos),
         }
     }
 

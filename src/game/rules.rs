@@ -130,6 +130,13 @@ impl Game {
         legal_moves: usize,
         colour_blocked: bool,
     ) -> Option<GameResult> {
+        if let Some(result) = self
+            .end_rule
+            .as_ref()
+            .and_then(|r| r.result(self, pos, legal_moves))
+        {
+            return Some(result);
+        }
         let n = self.players.len();
         let side = pos.side();
         let last = (side + n - 1) % n;

@@ -114,6 +114,9 @@ impl Generator {
         owner: usize,
         out: &mut MoveList,
     ) -> Result<(), GenError> {
+        if game.board_kind == crate::board::BoardKind::Heap {
+            return self.run_heaps(game, pos, owner, out);
+        }
         self.bits.clear();
         self.bits.extend_from_slice(pos.owner_bits(owner));
         for w in 0..self.bits.len() {
@@ -134,6 +137,34 @@ impl Generator {
                     mode: Mode::Generate,
                 };
                 self.vm.run(&env, cells, prog, sq, out)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Heap boards: pieces belong to nobody, so every piece type's program
+    /// starts on every square that holds something (its own tests say
+    /// which squares the player may sow from).
+    fn run_heaps(
+        &mut self,
+        game: &Game,
+        pos: &mut Position,
+        owner: usize,
+        out: &mut MoveList,
+    ) -> Result<(), GenError> {
+        for sq in game.topology.squares() {
+            if pos.cell(sq).is_empty() {
+                continue;
+            }
+            for piece in &game.pieces {
+                let (cells, history) = pos.split_for_generation();
+                let env = Env {
+                    game,
+                    player: owner,
+                    history,
+                    mode: Mode::Generate,
+                };
+                self.vm.run(&env, cells, &piece.programs[owner], sq, out)?;
             }
         }
         Ok(())

@@ -36,6 +36,8 @@ pub struct MoveHeader {
     /// Order of the captures along the path, when paths with the same
     /// effect are kept apart (otherwise 0).
     pub path_key: u64,
+    /// The same player moves again after this move (Kalah's extra turn).
+    pub again: bool,
 }
 
 impl MoveHeader {
@@ -54,6 +56,7 @@ impl MoveHeader {
             promotion: NO_PIECE,
             hash_delta: 0,
             path_key: 0,
+            again: false,
         }
     }
 

@@ -62,6 +62,7 @@ enum Undo {
     MoverDrop(u16),
     From(u16),
     LtRef(u16),
+    Again(bool),
 }
 
 /// What one run of the interpreter is for.
@@ -107,8 +108,12 @@ pub(crate) struct Vm {
     from: u16,
     mover_drop: u16,
     lt_ref: u16,
+    /// A handler asked for the mover to move again.
+    again: bool,
     // Per run.
     mover_piece: u16,
+    /// The board is a heap board: cells are counts, a drop puts down one.
+    heap: bool,
     /// Index in the move list of this run's first move.
     run_start: usize,
     /// The moves being emitted need no deduplication (set by fused
@@ -310,7 +315,7 @@ impl Vm {
                     true
                 }
                 Op::Epilogue => {
-                    if self.hand.is_empty() {
+                    if self.hand.is_empty() || self.heap {
                         true
                     } else if self.is_friend(env, cells[cursor.index()]) {
                         false
@@ -418,6 +423,8 @@ impl Vm {
         self.from = NONE;
         self.mover_drop = NONE;
         self.lt_ref = NONE;
+        self.again = false;
+        self.heap = env.game.board_kind == crate::board::BoardKind::Heap;
         self.found = false;
         self.steps = 0;
         self.mover_piece = env.game.cells.info(cells[start.index()]).piece;
@@ -481,6 +488,7 @@ impl Vm {
                 Some(Undo::MoverDrop(old)) => self.mover_drop = old,
                 Some(Undo::From(old)) => self.from = old,
                 Some(Undo::LtRef(old)) => self.lt_ref = old,
+                Some(Undo::Again(old)) => self.again = old,
                 None => break,
             }
         }
@@ -767,6 +775,17 @@ impl Vm {
         if self.hand.is_empty() || there.is_marked() {
             return false;
         }
+        if self.heap {
+            // Heap boards: one piece from the hand.
+            self.set_cell(cells, sq.index(), Cell(there.0 + 1));
+            if self.hand_is_mover {
+                self.log.push(Undo::MoverDrop(self.mover_drop));
+                self.mover_drop = sq.0;
+            }
+            let mover = self.hand_is_mover;
+            self.set_hand(Cell(self.hand.0 - 1), mover);
+            return true;
+        }
         let new = self.dropped(env, self.hand, sq);
         self.set_cell(cells, sq.index(), new);
         if self.hand_is_mover {
@@ -826,6 +845,7 @@ impl Vm {
                 cursor: *cursor,
                 hand: self.hand,
                 player: env.player,
+                origin: (self.from != NONE).then_some(Square(self.from)),
             },
             &mut branches,
         );
@@ -845,7 +865,17 @@ impl Vm {
                         break;
                     }
                 }
-                if ok && b.cursor.index() < env.game.topology.len() {
+                let squares = env.game.topology.len();
+                ok &= b.sets.iter().all(|(sq, _)| sq.index() < squares);
+                if ok && b.cursor.index() < squares {
+                    for &(sq, cell) in &b.sets {
+                        self.set_cell(cells, sq.index(), cell);
+                        added += 1;
+                    }
+                    if b.again && !self.again {
+                        self.log.push(Undo::Again(false));
+                        self.again = true;
+                    }
                     *cursor = b.cursor;
                     Some(added)
                 } else {
@@ -1102,7 +1132,8 @@ impl Vm {
             0
         };
         let from = (self.from != NONE).then_some(Square(self.from));
-        let to = (self.mover_drop != NONE).then_some(Square(self.mover_drop));
+        // A sowing move is named by its pit alone.
+        let to = (self.mover_drop != NONE && !self.heap).then_some(Square(self.mover_drop));
         self.finish_move(env, cells, from, to, priority, None, out);
         self.path_key = 0;
     }
@@ -1197,6 +1228,7 @@ impl Vm {
         }
         let mut header = MoveHeader::new(self.mover_piece, from, to, priority);
         header.player = env.player as u8;
+        header.again = self.again;
         header.captures = captures;
         header.path_key = self.path_key;
 

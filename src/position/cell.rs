@@ -60,7 +60,17 @@ pub struct CellTable {
     /// Per code: the owner and `owner * types + piece` (the position's
     /// bitset rows), or `None` for empty cells and phantoms.
     rows: Vec<Option<(u32, u32)>>,
+    /// Cells are counts of pieces (heap boards), not piece codes.
+    counts: bool,
 }
+
+/// What every cell of a heap board decodes to: no piece, no owner.
+const COUNT: CellInfo = CellInfo {
+    piece: NO_PIECE,
+    owner: u8::MAX,
+    moved: false,
+    phantom: false,
+};
 
 impl CellTable {
     pub fn new(players: usize, types: usize) -> CellTable {
@@ -106,12 +116,31 @@ impl CellTable {
             types,
             table,
             rows,
+            counts: false,
         }
+    }
+
+    /// The table of a heap board, where a cell is the number of pieces on
+    /// its square: every cell decodes to "no piece, nobody's".
+    pub fn counts(players: usize, types: usize) -> CellTable {
+        CellTable {
+            counts: true,
+            ..CellTable::new(players, types)
+        }
+    }
+
+    /// True for heap boards (see [`CellTable::counts`]).
+    #[inline]
+    pub fn is_counts(&self) -> bool {
+        self.counts
     }
 
     /// The owner and the bitset row (`owner * types + piece`) of a piece.
     #[inline]
     pub fn rows(&self, c: Cell) -> Option<(usize, usize)> {
+        if self.counts {
+            return None;
+        }
         self.rows
             .get(c.unmarked().0 as usize)
             .copied()
@@ -132,6 +161,9 @@ impl CellTable {
     /// Decodes a cell (the deferred-capture mark is ignored).
     #[inline]
     pub fn info(&self, c: Cell) -> CellInfo {
+        if self.counts {
+            return COUNT;
+        }
         self.table
             .get(c.unmarked().0 as usize)
             .copied()

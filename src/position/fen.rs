@@ -20,7 +20,7 @@ pub struct FenError {
     pub message: String,
 }
 
-fn fail(text: &str, message: impl Into<String>) -> FenError {
+pub(super) fn fail(text: &str, message: impl Into<String>) -> FenError {
     FenError {
         text: text.to_string(),
         message: message.into(),

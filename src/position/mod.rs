@@ -4,6 +4,7 @@
 //! [`Position::undo`]).
 
 mod cell;
+pub mod counts;
 pub mod fen;
 pub mod pdn;
 pub mod sfen;

@@ -4,15 +4,8 @@
 //! names (`[board] names = "numbers"`).
 
 use super::Position;
-use super::fen::FenError;
+use super::fen::{FenError, fail};
 use crate::game::Game;
-
-fn fail(text: &str, message: impl Into<String>) -> FenError {
-    FenError {
-        text: text.to_string(),
-        message: message.into(),
-    }
-}
 
 /// Parses a PDN position; `man` and `king` are the piece types.
 pub fn parse(game: &Game, text: &str, man: u16, king: u16) -> Result<Position, FenError> {

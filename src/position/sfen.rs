@@ -3,16 +3,9 @@
 //! before letters, upper case for the first player, `-` for none) and the
 //! move number. Promoted pieces are written with `+` before the letter.
 
-use super::fen::FenError;
+use super::fen::{FenError, fail};
 use super::{Cell, NO_PIECE, Position};
 use crate::game::Game;
-
-fn fail(text: &str, message: impl Into<String>) -> FenError {
-    FenError {
-        text: text.to_string(),
-        message: message.into(),
-    }
-}
 
 /// The piece and owner a symbol stands for (`P`, `+p`, …).
 fn piece_of(game: &Game, symbol: &str) -> Option<(u16, usize)> {

@@ -178,7 +178,7 @@ fn describe_game(game: &Game) -> Value {
             "at_bottom": sits_at_bottom(game, p),
         })).collect::<Vec<_>>(),
         "board": {
-            "style": match d.style { BoardStyle::Squares => "squares", BoardStyle::Points => "points" },
+            "style": match d.style { BoardStyle::Squares => "squares", BoardStyle::Points => "points", BoardStyle::Pits => "pits" },
             "checkered": d.checkered,
             "show_removed": d.show_removed,
             "cols": grid.cols,

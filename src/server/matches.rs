@@ -321,12 +321,19 @@ impl Match {
         let texts = movetext::texts(&game, &list);
         let topo = &game.topology;
         let name = |sq: Square| topo.name(sq).to_string();
+        let heap = game.cells.is_counts();
         let board: Vec<Value> = topo
             .squares()
             .filter_map(|sq| {
-                let info = game.cells.info(self.pos.cell(sq));
-                (!self.pos.cell(sq).is_empty() && info.piece != NO_PIECE)
-                    .then(|| json!({"square": name(sq), "piece": info.piece, "owner": info.owner}))
+                let c = self.pos.cell(sq);
+                let info = game.cells.info(c);
+                if heap {
+                    Some(json!({"square": name(sq), "count": c.0}))
+                } else {
+                    (!c.is_empty() && info.piece != NO_PIECE).then(
+                        || json!({"square": name(sq), "piece": info.piece, "owner": info.owner}),
+                    )
+                }
             })
             .collect();
         let hands: Vec<Vec<Value>> = (0..game.players.len())

@@ -319,7 +319,11 @@ function render() {
   const svg = s("svg", { class: "board", viewBox: `0 0 ${L.width} ${L.height}`, role: "img", "aria-label": `${game.title} board` });
   drawBoard(svg, L);
   drawHighlights(svg, L);
-  for (const p of state.board) drawPiece(svg, L.centre(game.where.get(p.square)), p.piece, p.owner, p.square);
+  for (const p of state.board) {
+    const at = L.centre(game.where.get(p.square));
+    if (p.count !== undefined) drawPit(svg, at, p.count, p.square);
+    else drawPiece(svg, at, p.piece, p.owner, p.square);
+  }
   drawTargets(svg, L);
   drawHitAreas(svg, L);
   const board = h("div", { class: "board-area" }, hand(view.flipped ? 0 : 1), svg, hand(view.flipped ? 1 : 0));
@@ -336,8 +340,8 @@ function drawBoard(svg, L) {
     if (b.levels.length > 1) {
       svg.append(s("text", { class: "coord", x: x0 + (L.cols * S) / 2, y: L.top / 2 }, `level ${b.levels[lv]}`));
     }
-    if (b.style === "points") {
-      svg.append(s("rect", { class: "boardbg", x: x0, y: L.top, width: L.cols * S, height: L.rows * S, rx: 6 }));
+    if (b.style === "points" || b.style === "pits") {
+      svg.append(s("rect", { class: "boardbg", x: x0, y: L.top, width: L.cols * S, height: L.rows * S, rx: S * 0.3 }));
     } else {
       for (let r = 0; r < L.rows; r++) {
         for (let c = 0; c < L.cols; c++) {
@@ -384,7 +388,7 @@ function highlight(svg, L, name, cls) {
   const q = view.game.where.get(name);
   if (!q) return;
   const [x, y] = L.centre(q);
-  if (view.game.board.style === "points") svg.append(s("circle", { class: `hl ${cls}`, cx: x, cy: y, r: S * 0.46 }));
+  if (view.game.board.style !== "squares") svg.append(s("circle", { class: `hl ${cls}`, cx: x, cy: y, r: S * 0.46 }));
   else svg.append(s("rect", { class: `hl ${cls}`, x: x - S / 2, y: y - S / 2, width: S, height: S }));
 }
 
@@ -465,6 +469,20 @@ function pieceShape(piece, owner, size = 1) {
   const atBottom = (game.players[owner]?.at_bottom !== false) !== view.flipped;
   const turned = game.shape === "tile" && !atBottom;
   return { g, turned };
+}
+
+// A pit of a heap board: a hollow with its number of pieces, drawn as
+// seeds while they fit and as a number always.
+function drawPit(svg, [x, y], count, square) {
+  const g = s("g", { class: "pit", "data-square": square, "data-count": count, transform: `translate(${x} ${y})` });
+  g.append(s("circle", { r: S * 0.42, class: "hollow" }));
+  const shown = Math.min(count, 12);
+  for (let i = 0; i < shown; i++) {
+    const a = i * 2.4, r = S * 0.09 * Math.sqrt(i + 0.5);
+    g.append(s("circle", { class: "seed", cx: Math.cos(a) * r, cy: Math.sin(a) * r, r: S * 0.06 }));
+  }
+  g.append(s("text", { class: "count", y: S * 0.3 }, String(count)));
+  svg.append(g);
 }
 
 function drawPiece(svg, [x, y], piece, owner, square) {

@@ -23,12 +23,15 @@
 //! }
 //! ```
 
+mod builtin;
+mod mancala;
+
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use crate::board::Square;
-use crate::game::Game;
-use crate::position::{Cell, NO_PIECE};
+use crate::game::{Game, GameResult};
+use crate::position::{Cell, NO_PIECE, Position};
 
 /// What a handler may look at.
 pub struct HandlerContext<'a> {
@@ -40,6 +43,8 @@ pub struct HandlerContext<'a> {
     pub hand: Cell,
     /// The moving player.
     pub player: usize,
+    /// Where the moving piece started (none for a drop from a hand).
+    pub origin: Option<Square>,
 }
 
 /// A piece on the board, decoded.
@@ -50,6 +55,11 @@ pub struct PieceOn {
 }
 
 impl HandlerContext<'_> {
+    /// The number of pieces on `sq` (heap boards).
+    pub fn count(&self, sq: Square) -> u16 {
+        self.cells.get(sq.index()).map_or(0, |c| c.0)
+    }
+
     /// The piece on `sq`, if any.
     pub fn piece_at(&self, sq: Square) -> Option<PieceOn> {
         let c = *self.cells.get(sq.index())?;
@@ -69,6 +79,11 @@ pub struct Branch {
     /// Squares whose pieces are captured (as by `[x]`); the branch fails if
     /// one of them is empty.
     pub captures: Vec<Square>,
+    /// Squares given new contents, applied after the captures: a piece
+    /// code from `game.cells`, or on heap boards the number of pieces.
+    pub sets: Vec<(Square, Cell)>,
+    /// The same player moves again after this move (Kalah's extra turn).
+    pub again: bool,
 }
 
 impl Branch {
@@ -77,7 +92,27 @@ impl Branch {
         Branch {
             cursor,
             captures: Vec::new(),
+            sets: Vec::new(),
+            again: false,
         }
+    }
+
+    /// Also captures the piece on `sq`.
+    pub fn capture(mut self, sq: Square) -> Branch {
+        self.captures.push(sq);
+        self
+    }
+
+    /// Also puts `cell` on `sq`.
+    pub fn set(mut self, sq: Square, cell: Cell) -> Branch {
+        self.sets.push((sq, cell));
+        self
+    }
+
+    /// The mover moves again after this move.
+    pub fn again(mut self) -> Branch {
+        self.again = true;
+        self
     }
 }
 
@@ -88,17 +123,28 @@ pub trait Handler: Send + Sync {
     fn call(&self, ctx: &HandlerContext, out: &mut Vec<Branch>);
 }
 
+/// Rust code that decides when a game is over, before the goals of the
+/// game file are looked at (mancala scoring, janggi's bikjang). Named in
+/// the game file as `[handlers] end = "name"`.
+pub trait EndRule: Send + Sync {
+    /// The result if the game is over in `pos`, where the side to move has
+    /// `legal_moves` legal moves; `None` lets the goals decide.
+    fn result(&self, game: &Game, pos: &Position, legal_moves: usize) -> Option<GameResult>;
+}
+
 /// Handlers by name, for game files to refer to.
 #[derive(Clone, Default)]
 pub struct HandlerRegistry {
     handlers: BTreeMap<String, Arc<dyn Handler>>,
+    end_rules: BTreeMap<String, Arc<dyn EndRule>>,
 }
 
 impl HandlerRegistry {
     /// The handlers that ship with dagaz.
     pub fn builtin() -> HandlerRegistry {
         let mut r = HandlerRegistry::default();
-        r.register("explode", Explode);
+        builtin::register(&mut r);
+        mancala::register(&mut r);
         r
     }
 
@@ -106,88 +152,32 @@ impl HandlerRegistry {
         self.handlers.insert(name.to_string(), Arc::new(handler));
     }
 
-    /// The handler of this name. Besides the registered ones,
-    /// `hand:<Piece>` is a check that the hand holds a piece of that type
-    /// (the notation's `=Name` looks at the square, not the hand), and
-    /// `file_free:<Piece>` a check that the mover has no piece of that type
-    /// on the cursor's file (shogi's "two pawns" rule).
+    pub fn register_end(&mut self, name: &str, rule: impl EndRule + 'static) {
+        self.end_rules.insert(name.to_string(), Arc::new(rule));
+    }
+
+    /// The handler of this name: a registered one, or one of the built-in
+    /// families with an argument (`hand:<Piece>`, `file_free:<Piece>`).
     pub fn get(&self, name: &str) -> Option<Arc<dyn Handler>> {
-        if let Some(piece) = name.strip_prefix("hand:") {
-            return Some(Arc::new(HandIs(piece.to_string())));
-        }
-        if let Some(piece) = name.strip_prefix("file_free:") {
-            return Some(Arc::new(FileFree(piece.to_string())));
-        }
-        self.handlers.get(name).cloned()
+        self.handlers
+            .get(name)
+            .cloned()
+            .or_else(|| builtin::with_argument(name))
+    }
+
+    /// The end rule of this name.
+    pub fn end_rule(&self, name: &str) -> Option<Arc<dyn EndRule>> {
+        self.end_rules.get(name).cloned()
     }
 
     pub fn names(&self) -> impl Iterator<Item = &str> {
         self.handlers
             .keys()
             .map(String::as_str)
-            .chain(["hand:<Piece>"])
+            .chain(["hand:<Piece>", "file_free:<Piece>"])
     }
-}
 
-/// `hand:<Piece>`: succeeds if the hand holds a piece of that type.
-struct HandIs(String);
-
-impl Handler for HandIs {
-    fn call(&self, ctx: &HandlerContext, out: &mut Vec<Branch>) {
-        let info = ctx.game.cells.info(ctx.hand);
-        let holds = !ctx.hand.is_empty()
-            && ctx
-                .game
-                .pieces
-                .get(info.piece as usize)
-                .is_some_and(|p| p.name == self.0);
-        if holds {
-            out.push(Branch::stay(ctx.cursor));
-        }
-    }
-}
-
-/// `file_free:<Piece>`: succeeds if no piece of that type of the moving
-/// player stands on the cursor's file (same column and level).
-struct FileFree(String);
-
-impl Handler for FileFree {
-    fn call(&self, ctx: &HandlerContext, out: &mut Vec<Branch>) {
-        let topo = &ctx.game.topology;
-        let Some(piece) = ctx.game.piece_by_name(&self.0) else {
-            return;
-        };
-        let here = topo.coords(ctx.cursor);
-        let taken = topo.squares().any(|sq| {
-            let c = topo.coords(sq);
-            c.col == here.col
-                && c.level == here.level
-                && ctx
-                    .piece_at(sq)
-                    .is_some_and(|p| p.piece == piece && p.owner == ctx.player)
-        });
-        if !taken {
-            out.push(Branch::stay(ctx.cursor));
-        }
-    }
-}
-
-/// `explode`: captures every piece, of any side, on the squares one king
-/// step from the cursor (the blast of a capture in the explosion demo game).
-struct Explode;
-
-impl Handler for Explode {
-    fn call(&self, ctx: &HandlerContext, out: &mut Vec<Branch>) {
-        let topo = &ctx.game.topology;
-        let captures = topo
-            .all_dirs()
-            .iter()
-            .filter_map(|d| topo.step(ctx.cursor, *d))
-            .filter(|sq| ctx.piece_at(*sq).is_some())
-            .collect();
-        out.push(Branch {
-            cursor: ctx.cursor,
-            captures,
-        });
+    pub fn end_rule_names(&self) -> impl Iterator<Item = &str> {
+        self.end_rules.keys().map(String::as_str)
     }
 }
