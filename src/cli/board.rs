@@ -3,35 +3,40 @@
 use dagaz::game::Game;
 use dagaz::position::{Position, fen};
 
-/// The board as rows of letters (`.` empty, blank for removed squares),
-/// with row labels on the left and column labels below.
+/// The board as rows of letters (`.` empty, blank for removed squares,
+/// `(Sss)` for a stack, top first, a number on heap boards), with row
+/// labels on the left and column labels below.
 pub fn draw(game: &Game, pos: &Position) -> String {
     let topo = &game.topology;
     let grid = topo.grid();
-    let label_width = grid.rows.iter().map(String::len).max().unwrap_or(1);
     let heap = game.cells.is_counts();
-    let col_width = grid
-        .cols
-        .iter()
-        .map(String::len)
-        .max()
-        .unwrap_or(1)
-        .max(if heap { 2 } else { 1 })
-        + 1;
+    let text = |c: usize, r: usize, level: usize| -> String {
+        match topo.at(c as i32, r as i32, level as i32) {
+            None => " ".to_string(),
+            Some(sq) if heap => pos.cell(sq).0.to_string(),
+            Some(sq) => fen::square_text(game, pos, sq).unwrap_or_else(|| ".".to_string()),
+        }
+    };
+    let levels = grid.levels.len().max(1);
+    let mut widest = grid.cols.iter().map(String::len).max().unwrap_or(1);
+    for level in 0..levels {
+        for r in 0..grid.rows.len() {
+            for c in 0..grid.cols.len() {
+                widest = widest.max(text(c, r, level).chars().count());
+            }
+        }
+    }
+    let col_width = widest + 1;
+    let label_width = grid.rows.iter().map(String::len).max().unwrap_or(1);
     let mut out = String::new();
-    for level in 0..grid.levels.len().max(1) {
+    for level in 0..levels {
         if let Some(name) = grid.levels.get(level) {
             out += &format!("level {name}\n");
         }
         for (r, row) in grid.rows.iter().enumerate() {
             out += &format!("{row:>label_width$} ");
             for c in 0..grid.cols.len() {
-                let glyph = match topo.at(c as i32, r as i32, level as i32) {
-                    None => " ".to_string(),
-                    Some(sq) if heap => pos.cell(sq).0.to_string(),
-                    Some(sq) => fen::letter(game, pos.cell(sq)).unwrap_or('.').to_string(),
-                };
-                out += &format!("{glyph:>col_width$}");
+                out += &format!("{:>col_width$}", text(c, r, level));
             }
             out.push('\n');
         }

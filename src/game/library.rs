@@ -66,6 +66,14 @@ const GAMES: &[BuiltinGame] = &[
         name: "oware",
         source: include_str!("../../games/oware.toml"),
     },
+    BuiltinGame {
+        name: "lasca",
+        source: include_str!("../../games/lasca.toml"),
+    },
+    BuiltinGame {
+        name: "bashni",
+        source: include_str!("../../games/bashni.toml"),
+    },
 ];
 
 /// All built-in games, by name.

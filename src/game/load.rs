@@ -103,6 +103,8 @@ struct BoardSection {
     sets: IndexMap<String, Spanned<String>>,
     checkered: Option<Spanned<String>>,
     names: Option<Spanned<String>>,
+    /// Stack boards: the most pieces one square can hold.
+    stack_height: Option<Spanned<u16>>,
 }
 
 #[derive(Deserialize)]
@@ -179,6 +181,8 @@ struct RulesSection {
     move_any_piece: bool,
     #[serde(default)]
     captures_to_hand: bool,
+    #[serde(default)]
+    capture_to_bottom: bool,
     #[serde(default)]
     no_drop_mate: Vec<Spanned<String>>,
     #[serde(default)]
@@ -472,6 +476,7 @@ impl Loader<'_> {
             royal_types,
             keys: Vec::new(),
             display: display.unwrap_or_default(),
+            stack_height: self.stack_height(&spec.board, board_kind),
         };
         let codes = game.cells.len();
         game.keys = (0..squares * codes)
@@ -509,19 +514,36 @@ impl Loader<'_> {
             return Some(BoardKind::Default);
         };
         match BoardKind::parse(kind.get_ref()) {
-            Ok(kind @ (BoardKind::Default | BoardKind::Heap)) => Some(kind),
-            Ok(other) => {
-                self.error(
-                    format!("board.kind: {other:?} boards are not supported yet"),
-                    Some(kind.span()),
-                    "only 'default' and 'heap' boards can be played for now",
-                );
-                None
-            }
+            Ok(kind) => Some(kind),
             Err(e) => {
                 self.error(format!("board.kind: {e}"), Some(kind.span()), "here");
                 None
             }
+        }
+    }
+
+    /// The stack height of a stack board (default 32), 1 for other boards.
+    fn stack_height(&mut self, board: &BoardSection, kind: BoardKind) -> usize {
+        match (&board.stack_height, kind) {
+            (None, BoardKind::Stack) => 32,
+            (Some(h), BoardKind::Stack) if (2..=255).contains(h.get_ref()) => *h.get_ref() as usize,
+            (Some(h), BoardKind::Stack) => {
+                self.error(
+                    "board.stack_height: 2 to 255 pieces",
+                    Some(h.span()),
+                    "here",
+                );
+                32
+            }
+            (Some(h), _) => {
+                self.error(
+                    "board.stack_height is for stack boards (kind = \"stack\")",
+                    Some(h.span()),
+                    "here",
+                );
+                1
+            }
+            (None, _) => 1,
         }
     }
 
@@ -1123,6 +1145,7 @@ impl Loader<'_> {
             deferred_captures: r.deferred_captures,
             move_any_piece: r.move_any_piece,
             captures_to_hand: r.captures_to_hand,
+            capture_to_bottom: r.capture_to_bottom,
             no_drop_mate: r
                 .no_drop_mate
                 .iter()

@@ -18,7 +18,7 @@ use crate::board::{DirMap, Square, Topology, Zones};
 use crate::handler::Handler;
 use crate::movegen::{Attacks, MoveRef};
 use crate::notation::Program;
-use crate::position::{CellTable, Position, squares_of};
+use crate::position::{Cell, CellTable, Position, squares_of};
 
 /// A player: name, the letter used for it in position strings, and how it
 /// reads directions.
@@ -100,6 +100,9 @@ pub struct Rules {
     /// Captured pieces go to the capturer's hand (demoted), from where
     /// they can be dropped (shogi).
     pub captures_to_hand: bool,
+    /// Stack boards: `x` puts the captured top piece under the stack being
+    /// carried (Lasca, Bashni) instead of removing it.
+    pub capture_to_bottom: bool,
     /// Drops of these pieces may not give checkmate (shogi's uchifuzume).
     pub no_drop_mate: Vec<u16>,
     pub goals: Goals,
@@ -171,6 +174,8 @@ pub struct Game {
     keys: Vec<u64>,
     /// How front ends draw the game.
     pub display: display::Display,
+    /// Most pieces a square can hold (stack boards; 1 otherwise).
+    pub stack_height: usize,
 }
 
 impl fmt::Debug for Game {
@@ -200,9 +205,49 @@ impl Game {
         }
     }
 
-    /// Number of position slots: squares, then once-flags per player.
+    /// Number of position slots: squares, once-flags per player, hands,
+    /// then on stack boards the pieces under each square's top piece and
+    /// under the top of the stack being carried.
     pub fn slot_count(&self) -> usize {
+        self.stack_base() + self.stack_slots()
+    }
+
+    /// First slot of the stacks.
+    fn stack_base(&self) -> usize {
         self.hand_base() + self.hand_slots()
+    }
+
+    /// Pieces a stack can hold under its top piece.
+    #[inline]
+    pub fn stack_depth(&self) -> usize {
+        self.stack_height.saturating_sub(1)
+    }
+
+    fn stack_slots(&self) -> usize {
+        (self.topology.len() + 1) * self.stack_depth()
+    }
+
+    /// Slot of the piece `depth` places under the top of `sq`'s stack
+    /// (0: right under it). Stack boards only.
+    #[inline]
+    pub fn stack_slot(&self, sq: Square, depth: usize) -> usize {
+        self.stack_base() + sq.index() * self.stack_depth() + depth
+    }
+
+    /// Slot of the piece `depth` places under the top of the carried stack.
+    #[inline]
+    pub fn carried_slot(&self, depth: usize) -> usize {
+        self.stack_base() + self.topology.len() * self.stack_depth() + depth
+    }
+
+    /// The pieces under the top of `sq`, from the top down (stack boards).
+    pub fn below<'p>(&self, pos: &'p Position, sq: Square) -> impl Iterator<Item = Cell> + 'p {
+        let start = self.stack_base() + sq.index() * self.stack_depth();
+        let depth = self.stack_depth();
+        pos.cells()[start..start + depth]
+            .iter()
+            .copied()
+            .take_while(|c| !c.is_empty())
     }
 
     /// First slot of the hands.

@@ -7,6 +7,20 @@ use super::{Branch, Handler, HandlerContext, HandlerRegistry};
 
 pub(super) fn register(r: &mut HandlerRegistry) {
     r.register("explode", Explode);
+    r.register("not_last_captured", NotLastCaptured);
+}
+
+/// `not_last_captured`: succeeds unless the cursor is where this move last
+/// captured (stack games: a column keeps standing after its top piece is
+/// taken, and may not be jumped again straight away).
+struct NotLastCaptured;
+
+impl Handler for NotLastCaptured {
+    fn call(&self, ctx: &HandlerContext, out: &mut Vec<Branch>) {
+        if ctx.last_capture != Some(ctx.cursor) {
+            out.push(Branch::stay(ctx.cursor));
+        }
+    }
 }
 
 /// The handlers named with an argument.

@@ -45,6 +45,8 @@ pub struct HandlerContext<'a> {
     pub player: usize,
     /// Where the moving piece started (none for a drop from a hand).
     pub origin: Option<Square>,
+    /// The square of the latest capture of this move, if any.
+    pub last_capture: Option<Square>,
 }
 
 /// A piece on the board, decoded.

@@ -63,6 +63,8 @@ enum Undo {
     From(u16),
     LtRef(u16),
     Again(bool),
+    LastCapture(u16),
+    Taken,
 }
 
 /// What one run of the interpreter is for.
@@ -110,10 +112,18 @@ pub(crate) struct Vm {
     lt_ref: u16,
     /// A handler asked for the mover to move again.
     again: bool,
+    /// The square of the latest capture of this path.
+    last_capture: u16,
+    /// Pieces captured by this path (stack boards).
+    taken: u16,
     // Per run.
     mover_piece: u16,
     /// The board is a heap board: cells are counts, a drop puts down one.
     heap: bool,
+    /// The board is a stack board: squares hold stacks (see `Game::stack_slot`).
+    stack: bool,
+    /// Scratch space for building a stack.
+    column: Vec<Cell>,
     /// Index in the move list of this run's first move.
     run_start: usize,
     /// The moves being emitted need no deduplication (set by fused
@@ -294,7 +304,7 @@ impl Vm {
                     }
                 }
                 Op::Take => {
-                    let ok = self.take(cells, cursor);
+                    let ok = self.take(env.game, cells, cursor);
                     effects += ok as u32;
                     ok
                 }
@@ -326,7 +336,7 @@ impl Vm {
                     }
                 }
                 Op::Ride { list, priority } => {
-                    if self.pristine(cursor) && matches!(env.mode, Mode::Generate) {
+                    if self.pristine(cursor) && matches!(env.mode, Mode::Generate) && !self.stack {
                         self.unique = prog.unique_targets;
                         self.ride(
                             env,
@@ -343,7 +353,7 @@ impl Vm {
                     }
                 }
                 Op::Walk { walk, priority } => {
-                    if self.pristine(cursor) && matches!(env.mode, Mode::Generate) {
+                    if self.pristine(cursor) && matches!(env.mode, Mode::Generate) && !self.stack {
                         self.unique = prog.unique_targets;
                         let legs = &prog.walks[walk as usize];
                         self.walk(env, cells, prog, legs, cursor, cursor, priority, out);
@@ -424,7 +434,10 @@ impl Vm {
         self.mover_drop = NONE;
         self.lt_ref = NONE;
         self.again = false;
+        self.last_capture = NONE;
+        self.taken = 0;
         self.heap = env.game.board_kind == crate::board::BoardKind::Heap;
+        self.stack = env.game.board_kind == crate::board::BoardKind::Stack;
         self.found = false;
         self.steps = 0;
         self.mover_piece = env.game.cells.info(cells[start.index()]).piece;
@@ -489,6 +502,8 @@ impl Vm {
                 Some(Undo::From(old)) => self.from = old,
                 Some(Undo::LtRef(old)) => self.lt_ref = old,
                 Some(Undo::Again(old)) => self.again = old,
+                Some(Undo::LastCapture(old)) => self.last_capture = old,
+                Some(Undo::Taken) => self.taken -= 1,
                 None => break,
             }
         }
@@ -739,6 +754,17 @@ impl Vm {
         if c.is_empty() || c.is_marked() {
             return false;
         }
+        if self.last_capture != sq.0 {
+            self.log.push(Undo::LastCapture(self.last_capture));
+            self.last_capture = sq.0;
+        }
+        if self.stack {
+            // The square keeps a piece when the stack had more than one, so
+            // captures are counted here rather than from the changes.
+            self.log.push(Undo::Taken);
+            self.taken += 1;
+            return self.capture_top(env.game, cells, sq);
+        }
         let new = if env.game.rules.deferred_captures {
             c.marked()
         } else {
@@ -748,7 +774,7 @@ impl Vm {
         true
     }
 
-    fn take(&mut self, cells: &mut [Cell], sq: Square) -> bool {
+    fn take(&mut self, game: &Game, cells: &mut [Cell], sq: Square) -> bool {
         let c = cells[sq.index()];
         if !self.hand.is_empty() || c.is_empty() || c.is_marked() {
             return false;
@@ -767,6 +793,97 @@ impl Vm {
         };
         self.set_hand(c, mover);
         self.set_cell(cells, sq.index(), Cell::EMPTY);
+        if self.stack {
+            self.lift_below(game, cells, sq);
+        }
+        true
+    }
+
+    /// Stack boards, `^`: the pieces under the top of `sq` go with it, into
+    /// the carried stack.
+    fn lift_below(&mut self, game: &Game, cells: &mut [Cell], sq: Square) {
+        for d in 0..game.stack_depth() {
+            let from = game.stack_slot(sq, d);
+            let c = cells[from];
+            if c.is_empty() {
+                break;
+            }
+            self.set_cell(cells, game.carried_slot(d), c);
+            self.set_cell(cells, from, Cell::EMPTY);
+        }
+    }
+
+    /// Stack boards, `|`: the carried stack's lower pieces go on `sq`
+    /// above what stood there (whose top was `old_top`). Fails if the
+    /// stack would be higher than the board allows.
+    fn put_below(&mut self, game: &Game, cells: &mut [Cell], sq: Square, old_top: Cell) -> bool {
+        let depth = game.stack_depth();
+        let mut column = std::mem::take(&mut self.column);
+        column.clear();
+        column.extend(
+            (0..depth)
+                .map(|d| cells[game.carried_slot(d)])
+                .take_while(|c| !c.is_empty()),
+        );
+        if !old_top.is_empty() {
+            column.push(old_top);
+            column.extend(
+                (0..depth)
+                    .map(|d| cells[game.stack_slot(sq, d)])
+                    .take_while(|c| !c.is_empty()),
+            );
+        }
+        let fits = column.len() <= depth;
+        if fits {
+            for d in 0..depth {
+                let carried = game.carried_slot(d);
+                if !cells[carried].is_empty() {
+                    self.set_cell(cells, carried, Cell::EMPTY);
+                }
+                let want = column.get(d).copied().unwrap_or(Cell::EMPTY);
+                let slot = game.stack_slot(sq, d);
+                if cells[slot] != want {
+                    self.set_cell(cells, slot, want);
+                }
+            }
+        }
+        self.column = column;
+        fits
+    }
+
+    /// Stack boards, `x`: the top piece of `sq` leaves; the one under it
+    /// becomes the top. With `capture_to_bottom` the captured piece goes
+    /// under the carried stack.
+    fn capture_top(&mut self, game: &Game, cells: &mut [Cell], sq: Square) -> bool {
+        let depth = game.stack_depth();
+        let removed = cells[sq.index()];
+        let bottom = if game.rules.capture_to_bottom && !self.hand.is_empty() {
+            match (0..depth).find(|d| cells[game.carried_slot(*d)].is_empty()) {
+                Some(d) => Some(game.carried_slot(d)),
+                None => return false,
+            }
+        } else {
+            None
+        };
+        let mut above = sq.index();
+        for d in 0..depth {
+            let slot = game.stack_slot(sq, d);
+            let c = cells[slot];
+            self.set_cell(cells, above, c);
+            if c.is_empty() {
+                break;
+            }
+            above = slot;
+            if d + 1 == depth {
+                self.set_cell(cells, slot, Cell::EMPTY);
+            }
+        }
+        if depth == 0 {
+            self.set_cell(cells, sq.index(), Cell::EMPTY);
+        }
+        if let Some(slot) = bottom {
+            self.set_cell(cells, slot, removed);
+        }
         true
     }
 
@@ -785,6 +902,9 @@ impl Vm {
             let mover = self.hand_is_mover;
             self.set_hand(Cell(self.hand.0 - 1), mover);
             return true;
+        }
+        if self.stack && !self.put_below(env.game, cells, sq, there) {
+            return false;
         }
         let new = self.dropped(env, self.hand, sq);
         self.set_cell(cells, sq.index(), new);
@@ -846,6 +966,7 @@ impl Vm {
                 hand: self.hand,
                 player: env.player,
                 origin: (self.from != NONE).then_some(Square(self.from)),
+                last_capture: (self.last_capture != NONE).then_some(Square(self.last_capture)),
             },
             &mut branches,
         );
@@ -1194,6 +1315,9 @@ impl Vm {
 
     /// Enemy pieces removed or replaced by the changes in `self.net`.
     fn count_captures(&self, env: &Env) -> u16 {
+        if self.stack {
+            return self.taken;
+        }
         let game = env.game;
         let squares = game.topology.len();
         let mut captures = 0u16;

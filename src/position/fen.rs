@@ -51,6 +51,7 @@ pub fn parse(game: &Game, text: &str, setup: Option<&Position>) -> Result<Positi
         game.pieces.len(),
     );
     let placed = parse_board(game, text, fields[0])?;
+    let depth = game.stack_depth();
     let side = match fields.get(1) {
         None => 0,
         Some(s) => game
@@ -68,7 +69,13 @@ pub fn parse(game: &Game, text: &str, setup: Option<&Position>) -> Result<Positi
     };
     pos.set_side(side);
     let rights = parse_castling(game, text, fields.get(2).copied().unwrap_or("-"))?;
-    for (sq, piece, owner) in placed {
+    for Placed {
+        sq,
+        piece,
+        owner,
+        below,
+    } in placed
+    {
         let moved = game.pieces[piece as usize].tracks_moved
             && has_moved(game, setup, &rights, sq, piece, owner);
         pos.set(
@@ -76,6 +83,24 @@ pub fn parse(game: &Game, text: &str, setup: Option<&Position>) -> Result<Positi
             sq.index(),
             game.cells.piece(piece, owner, moved),
         );
+        if below.len() > depth {
+            return Err(fail(
+                text,
+                format!(
+                    "the stack on {} has {} pieces; this board holds at most {}",
+                    game.topology.name(sq),
+                    below.len() + 1,
+                    game.stack_height
+                ),
+            ));
+        }
+        for (d, (piece, owner)) in below.into_iter().enumerate() {
+            pos.set(
+                &game.cells,
+                game.stack_slot(sq, d),
+                game.cells.piece(piece, owner, false),
+            );
+        }
     }
     check_castling(game, text, &pos, &rights)?;
     let clock = parse_number(text, fields.get(4), 0, "halfmove clock")?;
@@ -101,12 +126,25 @@ fn parse_number(
     }
 }
 
-/// Rows of `rank/rank/...` into (square, piece, owner).
-fn parse_board(
-    game: &Game,
-    text: &str,
-    board: &str,
-) -> Result<Vec<(Square, u16, usize)>, FenError> {
+/// A piece placed by a position string, with the pieces under it (stack
+/// boards: `(Sss)` is a stack, top first).
+struct Placed {
+    sq: Square,
+    piece: u16,
+    owner: usize,
+    below: Vec<(u16, usize)>,
+}
+
+/// A piece letter: its type and owner (upper case: the first player).
+fn piece_of(game: &Game, text: &str, c: char, row: usize) -> Result<(u16, usize), FenError> {
+    let piece = game
+        .piece_by_letter(c)
+        .ok_or_else(|| fail(text, format!("unknown piece letter '{c}' in row {row}")))?;
+    Ok((piece, if c.is_ascii_uppercase() { 0 } else { 1 }))
+}
+
+/// Rows of `rank/rank/...` into placed pieces.
+fn parse_board(game: &Game, text: &str, board: &str) -> Result<Vec<Placed>, FenError> {
     let grid = game.topology.grid();
     let (cols, rows, levels) = (grid.cols.len(), grid.rows.len(), grid.levels.len().max(1));
     let lines: Vec<&str> = board.split('/').collect();
@@ -135,10 +173,21 @@ fn parse_board(
                 col += n;
                 continue;
             }
-            let piece = game.piece_by_letter(c).ok_or_else(|| {
-                fail(text, format!("unknown piece letter '{c}' in row {}", r + 1))
-            })?;
-            let owner = if c.is_ascii_uppercase() { 0 } else { 1 };
+            let mut stack = Vec::new();
+            if c == '(' {
+                for s in chars.by_ref() {
+                    if s == ')' {
+                        break;
+                    }
+                    stack.push(piece_of(game, text, s, r + 1)?);
+                }
+                if stack.is_empty() {
+                    return Err(fail(text, format!("empty stack '()' in row {}", r + 1)));
+                }
+            } else {
+                stack.push(piece_of(game, text, c, r + 1)?);
+            }
+            let (piece, owner) = stack.remove(0);
             let sq = game
                 .topology
                 .at(col as i32, row as i32, level as i32)
@@ -153,7 +202,12 @@ fn parse_board(
                         ),
                     )
                 })?;
-            out.push((sq, piece, owner));
+            out.push(Placed {
+                sq,
+                piece,
+                owner,
+                below: stack,
+            });
             col += 1;
         }
         if col != cols {
@@ -287,18 +341,15 @@ pub fn write(game: &Game, pos: &Position) -> String {
             let mut line = String::new();
             let mut empty = 0;
             for col in 0..cols {
-                let cell = game
-                    .topology
-                    .at(col as i32, row as i32, level as i32)
-                    .map_or(Cell::EMPTY, |sq| pos.cell(sq));
-                match letter(game, cell) {
-                    None => empty += 1,
-                    Some(l) => {
+                let square = game.topology.at(col as i32, row as i32, level as i32);
+                match square.map(|sq| square_text(game, pos, sq)) {
+                    None | Some(None) => empty += 1,
+                    Some(Some(t)) => {
                         if empty > 0 {
                             line += &empty.to_string();
                             empty = 0;
                         }
-                        line.push(l);
+                        line += &t;
                     }
                 }
             }
@@ -335,6 +386,24 @@ pub fn write(game: &Game, pos: &Position) -> String {
 fn unmoved_pair(game: &Game, pos: &Position, k: Square, r: Square) -> bool {
     let (ki, ri) = (game.cells.info(pos.cell(k)), game.cells.info(pos.cell(r)));
     ki.piece != NO_PIECE && ri.piece != NO_PIECE && !ki.moved && !ri.moved && ki.owner == ri.owner
+}
+
+/// What a position string shows on `sq`: a letter, a stack `(Sss)` (top
+/// first), or nothing for an empty square.
+pub fn square_text(game: &Game, pos: &Position, sq: Square) -> Option<String> {
+    let top = letter(game, pos.cell(sq))?;
+    if game.stack_depth() == 0 {
+        return Some(top.to_string());
+    }
+    let below: String = game
+        .below(pos, sq)
+        .filter_map(|c| letter(game, c))
+        .collect();
+    Some(if below.is_empty() {
+        top.to_string()
+    } else {
+        format!("({top}{below})")
+    })
 }
 
 /// The letter of a piece, upper case for the first player.

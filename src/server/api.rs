@@ -236,9 +236,10 @@ async fn create_match(
     let players = game.players.len();
     let start = match &req.position {
         None => None,
-        Some(text) => Some(game.parse_position(text).map_err(|e| {
-            ApiError::new(StatusCode::BAD_REQUEST, format!("position '{text}': {e}"))
-        })?),
+        Some(text) => Some(
+            game.parse_position(text)
+                .map_err(|e| ApiError::new(StatusCode::BAD_REQUEST, e.to_string()))?,
+        ),
     };
     let side = req.side.unwrap_or(0);
     if side >= players {

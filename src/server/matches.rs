@@ -330,9 +330,21 @@ impl Match {
                 if heap {
                     Some(json!({"square": name(sq), "count": c.0}))
                 } else {
-                    (!c.is_empty() && info.piece != NO_PIECE).then(
-                        || json!({"square": name(sq), "piece": info.piece, "owner": info.owner}),
-                    )
+                    (!c.is_empty() && info.piece != NO_PIECE).then(|| {
+                        let below: Vec<Value> = game
+                            .below(&self.pos, sq)
+                            .map(|b| {
+                                let i = game.cells.info(b);
+                                json!({"piece": i.piece, "owner": i.owner})
+                            })
+                            .collect();
+                        json!({
+                            "square": name(sq),
+                            "piece": info.piece,
+                            "owner": info.owner,
+                            "below": below,
+                        })
+                    })
                 }
             })
             .collect();

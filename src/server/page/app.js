@@ -322,7 +322,7 @@ function render() {
   for (const p of state.board) {
     const at = L.centre(game.where.get(p.square));
     if (p.count !== undefined) drawPit(svg, at, p.count, p.square);
-    else drawPiece(svg, at, p.piece, p.owner, p.square);
+    else drawStack(svg, at, p);
   }
   drawTargets(svg, L);
   drawHitAreas(svg, L);
@@ -348,7 +348,8 @@ function drawBoard(svg, L) {
           const name = game.at.get(`${c},${r},${lv}`);
           if (!name && !b.show_removed) continue;
           const [x, y] = L.centre({ col: c, row: r, level: lv });
-          const cls = !b.checkered ? "plain" : (c + r) % 2 === 1 ? "dark" : "light";
+          // a1 (bottom left) is dark, as on chess and draughts boards.
+          const cls = !b.checkered ? "plain" : (c + L.rows - 1 - r) % 2 === 0 ? "dark" : "light";
           svg.append(s("rect", { class: `sq ${name ? cls : "blank " + cls}`, x: x - S / 2, y: y - S / 2, width: S, height: S, "data-square": name }));
         }
       }
@@ -483,6 +484,23 @@ function drawPit(svg, [x, y], count, square) {
   }
   g.append(s("text", { class: "count", y: S * 0.3 }, String(count)));
   svg.append(g);
+}
+
+// A column of a stack board: the pieces under the top peek out below it
+// (at most five, the deepest drawn first), with the height written beside.
+function drawStack(svg, [x, y], p) {
+  const below = (p.below || []).slice(0, 5);
+  const step = S * 0.13;
+  for (let i = below.length - 1; i >= 0; i--) {
+    const { g } = pieceShape(below[i].piece, below[i].owner, 0.92);
+    g.setAttribute("transform", `translate(${x} ${y + (i + 1) * step - step})`);
+    g.classList.add("under");
+    svg.append(g);
+  }
+  drawPiece(svg, [x, y - (below.length ? step : 0)], p.piece, p.owner, p.square);
+  if (p.below && p.below.length) {
+    svg.append(s("text", { class: "height", x: x + S * 0.36, y: y - S * 0.34 }, String(p.below.length + 1)));
+  }
 }
 
 function drawPiece(svg, [x, y], piece, owner, square) {
