@@ -129,3 +129,29 @@ fn random_games_keep_every_piece() {
         }
     }
 }
+
+/// Until a capture takes a piece off a column of two, Bashni is Russian
+/// draughts: the published Russian counts hold for its first five plies
+/// (at six, a column built at ply 4 is jumped and the games part).
+#[test]
+fn bashni_counts_follow_russian_draughts_for_five_plies() {
+    let bashni = load_game("bashni").unwrap();
+    let published: Vec<(u32, u64)> = include_str!("data/draughts-perft.tsv")
+        .lines()
+        .map(|l| l.split('\t').collect::<Vec<_>>())
+        .filter(|f| {
+            f.len() > 5 && f[0] == "russian" && f[2].starts_with("W:W21,22") && f[5] == "drop"
+        })
+        .filter_map(|f| Some((f[3].parse().ok()?, f[4].parse().ok()?)))
+        .filter(|(depth, _)| *depth <= 5)
+        .collect();
+    assert_eq!(published.len(), 5);
+    for (depth, nodes) in published {
+        let mut pos = bashni.initial_position();
+        assert_eq!(
+            dagaz::movegen::perft(&bashni, &mut pos, depth).unwrap(),
+            nodes,
+            "depth {depth}"
+        );
+    }
+}
