@@ -389,7 +389,11 @@ async fn screenshots_of_the_boards() {
             assert_eq!(r.status().as_u16(), 200, "{game} {mv}");
         }
         c.goto(&url).await.unwrap();
-        until(&c, "return document.querySelectorAll('g.piece').length").await;
+        until(
+            &c,
+            "return document.querySelectorAll('g.piece, g.pit').length",
+        )
+        .await;
         let png = c.screenshot().await.unwrap();
         std::fs::write(dir.join(format!("{game}.png")), png).unwrap();
     }

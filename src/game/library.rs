@@ -74,6 +74,10 @@ const GAMES: &[BuiltinGame] = &[
         name: "bashni",
         source: include_str!("../../games/bashni.toml"),
     },
+    BuiltinGame {
+        name: "ultima",
+        source: include_str!("../../games/ultima.toml"),
+    },
 ];
 
 /// All built-in games, by name.

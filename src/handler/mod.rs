@@ -25,6 +25,7 @@
 
 mod builtin;
 mod mancala;
+mod ultima;
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -147,6 +148,7 @@ impl HandlerRegistry {
         let mut r = HandlerRegistry::default();
         builtin::register(&mut r);
         mancala::register(&mut r);
+        ultima::register(&mut r);
         r
     }
 
@@ -165,6 +167,7 @@ impl HandlerRegistry {
             .get(name)
             .cloned()
             .or_else(|| builtin::with_argument(name))
+            .or_else(|| ultima::with_argument(name))
     }
 
     /// The end rule of this name.
@@ -173,10 +176,11 @@ impl HandlerRegistry {
     }
 
     pub fn names(&self) -> impl Iterator<Item = &str> {
-        self.handlers
-            .keys()
-            .map(String::as_str)
-            .chain(["hand:<Piece>", "file_free:<Piece>"])
+        self.handlers.keys().map(String::as_str).chain([
+            "hand:<Piece>",
+            "file_free:<Piece>",
+            "coordinate:<Piece>",
+        ])
     }
 
     pub fn end_rule_names(&self) -> impl Iterator<Item = &str> {
