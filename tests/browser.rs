@@ -371,6 +371,8 @@ async fn screenshots_of_the_boards() {
         ("fanorona", &[][..]),
         ("checkers", &[][..]),
         ("kalah", &["d1", "b1"][..]),
+        ("lasca", &["c3d4", "e5c3"][..]),
+        ("ultima", &["e2e5"][..]),
     ] {
         let url = create(&server, json!({"game": game, "mode": "local"})).await;
         let (id, token) = url

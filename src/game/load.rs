@@ -145,6 +145,9 @@ struct PieceSection {
     squares: Option<Spanned<IndexMap<String, i32>>>,
     /// What the page draws for the piece.
     glyphs: Option<Spanned<Glyphs>>,
+    /// The page draws the glyph upside down (Ultima's Immobilizer).
+    #[serde(default)]
+    upside_down: bool,
 }
 
 #[derive(Deserialize)]
@@ -426,6 +429,7 @@ impl Loader<'_> {
                 ),
                 drop_programs: compiled.drop_programs[i].clone(),
                 glyphs: self.glyphs(pname, p, players.len()),
+                upside_down: p.upside_down,
             });
         }
         let display = self.display(&spec.display, &topology, players.len());

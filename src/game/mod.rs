@@ -63,6 +63,8 @@ pub struct PieceType {
     pub drop_programs: Vec<Program>,
     /// What the page draws for the piece, one per player.
     pub glyphs: Vec<String>,
+    /// The page draws the glyph upside down.
+    pub upside_down: bool,
 }
 
 /// What a piece may become when it ends a move in a zone.

@@ -164,6 +164,7 @@ fn describe_game(game: &Game) -> Value {
                 "letter": p.letter.to_string(),
                 "symbol": p.symbol,
                 "glyphs": p.glyphs,
+                "upside_down": p.upside_down,
                 "value": p.value,
             })
         })

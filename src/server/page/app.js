@@ -468,7 +468,7 @@ function pieceShape(piece, owner, size = 1) {
   }
   // Tiles point at the opponent; on a flipped board everything turns.
   const atBottom = (game.players[owner]?.at_bottom !== false) !== view.flipped;
-  const turned = game.shape === "tile" && !atBottom;
+  const turned = (game.shape === "tile" && !atBottom) !== Boolean(info.upside_down);
   return { g, turned };
 }
 
