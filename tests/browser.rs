@@ -373,6 +373,7 @@ async fn screenshots_of_the_boards() {
         ("kalah", &["d1", "b1"][..]),
         ("lasca", &["c3d4", "e5c3"][..]),
         ("ultima", &["e2e5"][..]),
+        ("rithmomachia", &["a3b6", "c11b10"][..]),
     ] {
         let url = create(&server, json!({"game": game, "mode": "local"})).await;
         let (id, token) = url

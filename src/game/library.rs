@@ -78,6 +78,10 @@ const GAMES: &[BuiltinGame] = &[
         name: "ultima",
         source: include_str!("../../games/ultima.toml"),
     },
+    BuiltinGame {
+        name: "rithmomachia",
+        source: include_str!("../../games/rithmomachia.toml"),
+    },
 ];
 
 /// All built-in games, by name.

@@ -13,6 +13,7 @@ use serde::de::{self, Deserializer, MapAccess, SeqAccess, Visitor};
 use toml::Spanned;
 
 use super::display::{Display, DisplaySpec};
+use super::numbers::Part;
 use super::rules::{Goals, parse_goal};
 use super::{FenConfig, Game, MaximumCapture, PieceType, Player, PositionFormat, Promotion, Rules};
 use crate::board::{BoardKind, BoardSpec, DirMap, DirSpec, Square, Topology, Zones};
@@ -105,6 +106,8 @@ struct BoardSection {
     names: Option<Spanned<String>>,
     /// Stack boards: the most pieces one square can hold.
     stack_height: Option<Spanned<u16>>,
+    /// Pieces carry a number below this (Rithmomachia).
+    piece_numbers: Option<Spanned<u16>>,
 }
 
 #[derive(Deserialize)]
@@ -148,6 +151,9 @@ struct PieceSection {
     /// The page draws the glyph upside down (Ultima's Immobilizer).
     #[serde(default)]
     upside_down: bool,
+    /// Per player name: the parts it is made of, as `"S36 S25 T16"`.
+    #[serde(default)]
+    parts: IndexMap<String, Spanned<String>>,
 }
 
 #[derive(Deserialize)]
@@ -430,6 +436,7 @@ impl Loader<'_> {
                 drop_programs: compiled.drop_programs[i].clone(),
                 glyphs: self.glyphs(pname, p, players.len()),
                 upside_down: p.upside_down,
+                parts: Vec::new(),
             });
         }
         let display = self.display(&spec.display, &topology, players.len());
@@ -441,9 +448,14 @@ impl Loader<'_> {
         if !self.errors.is_empty() {
             return None;
         }
+        let numbers = self.piece_numbers(&spec.board, board_kind, players.len(), pieces.len());
+        self.parts(&spec, &player_names, &mut pieces, numbers);
+        if !self.errors.is_empty() {
+            return None;
+        }
         let cells = match board_kind {
             BoardKind::Heap => CellTable::counts(players.len(), pieces.len()),
-            _ => CellTable::new(players.len(), pieces.len()),
+            _ => CellTable::numbered(players.len(), pieces.len(), numbers),
         };
         let royal_types = (0..pieces.len() as u16)
             .filter(|t| pieces[*t as usize].royal)
@@ -523,6 +535,75 @@ impl Loader<'_> {
                 self.error(format!("board.kind: {e}"), Some(kind.span()), "here");
                 None
             }
+        }
+    }
+
+    /// `[board] piece_numbers`: 1 (no numbers) unless given.
+    fn piece_numbers(
+        &mut self,
+        board: &BoardSection,
+        kind: BoardKind,
+        players: usize,
+        types: usize,
+    ) -> usize {
+        let Some(n) = &board.piece_numbers else {
+            return 1;
+        };
+        let numbers = *n.get_ref() as usize + 1;
+        if kind != BoardKind::Default {
+            self.error(
+                "board.piece_numbers is for default boards (one piece per square)",
+                Some(n.span()),
+                "here",
+            );
+        } else if !CellTable::fits(players, types, numbers) {
+            self.error(
+                format!(
+                    "board.piece_numbers: {players} players x {types} piece types x numbers up to {} is too many combinations",
+                    numbers - 1
+                ),
+                Some(n.span()),
+                "here",
+            );
+        }
+        numbers
+    }
+
+    /// `[pieces.X] parts`: per player, the numbered parts of the piece.
+    fn parts(
+        &mut self,
+        spec: &FileSpec,
+        player_names: &[String],
+        pieces: &mut [PieceType],
+        numbers: usize,
+    ) {
+        let letters: Vec<char> = pieces.iter().map(|p| p.letter).collect();
+        for (i, (pname, p)) in spec.pieces.iter().enumerate() {
+            if p.parts.is_empty() {
+                continue;
+            }
+            let mut per_player = vec![Vec::new(); player_names.len()];
+            for (player, list) in &p.parts {
+                let Some(owner) = player_names.iter().position(|n| n == player) else {
+                    self.error(
+                        format!("pieces.{pname}.parts: no player '{player}'"),
+                        Some(list.span()),
+                        "here",
+                    );
+                    continue;
+                };
+                match parse_parts(list.get_ref(), &letters, numbers) {
+                    Ok(parts) => per_player[owner] = parts,
+                    Err(message) => {
+                        self.error(
+                            format!("pieces.{pname}.parts: {message}"),
+                            Some(list.span()),
+                            "here",
+                        );
+                    }
+                }
+            }
+            pieces[i].parts = per_player;
         }
     }
 
@@ -744,7 +825,17 @@ impl Loader<'_> {
         registry: &HandlerRegistry,
     ) -> Option<Arc<dyn EndRule>> {
         let name = spec.handlers.get("end")?;
-        let rule = registry.end_rule(name.get_ref());
+        let rule = match registry.end_rule(name.get_ref()) {
+            Err(message) => {
+                self.error(
+                    format!("end rule '{}': {message}", name.get_ref()),
+                    Some(name.span()),
+                    "this end rule",
+                );
+                return None;
+            }
+            Ok(rule) => rule,
+        };
         if rule.is_none() {
             let known: Vec<&str> = registry.end_rule_names().collect();
             self.error(
@@ -1255,4 +1346,39 @@ fn single_char(s: &str) -> Option<char> {
         (Some(c), None) => Some(c),
         _ => None,
     }
+}
+
+/// `"S36 S25 T16"` into parts; the piece's number is a bit set of them, so
+/// `numbers` bounds how many there may be.
+fn parse_parts(text: &str, letters: &[char], numbers: usize) -> Result<Vec<Part>, String> {
+    if numbers <= 1 {
+        return Err("parts need numbered pieces ([board] piece_numbers)".into());
+    }
+    let mut parts = Vec::new();
+    for token in text.split_whitespace() {
+        let mut chars = token.chars();
+        let letter = chars.next().unwrap_or(' ');
+        let piece = letters
+            .iter()
+            .position(|l| *l == letter)
+            .ok_or_else(|| format!("'{token}': no piece with letter '{letter}'"))?;
+        let number: u16 = chars
+            .as_str()
+            .parse()
+            .map_err(|_| format!("'{token}': expected a letter and a number, as in S36"))?;
+        if number as usize >= numbers {
+            return Err(format!("'{token}': numbers go up to {}", numbers - 1));
+        }
+        parts.push(Part {
+            piece: piece as u16,
+            number,
+        });
+    }
+    if parts.is_empty() || 1usize << parts.len() > numbers {
+        return Err(format!(
+            "1 to {} parts (a piece's number holds one bit per part)",
+            numbers.ilog2()
+        ));
+    }
+    Ok(parts)
 }

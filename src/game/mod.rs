@@ -5,6 +5,7 @@
 pub mod display;
 mod library;
 mod load;
+pub mod numbers;
 mod rules;
 
 pub use library::{BuiltinGame, builtin_games, load_game};
@@ -65,6 +66,9 @@ pub struct PieceType {
     pub glyphs: Vec<String>,
     /// The page draws the glyph upside down.
     pub upside_down: bool,
+    /// Per player: the parts a piece of this type is made of (empty for
+    /// most pieces; see [`numbers`]).
+    pub parts: Vec<Vec<numbers::Part>>,
 }
 
 /// What a piece may become when it ends a move in a zone.

@@ -25,6 +25,7 @@
 
 mod builtin;
 mod mancala;
+mod rithmomachia;
 mod ultima;
 
 use std::collections::BTreeMap;
@@ -149,6 +150,7 @@ impl HandlerRegistry {
         builtin::register(&mut r);
         mancala::register(&mut r);
         ultima::register(&mut r);
+        rithmomachia::register(&mut r);
         r
     }
 
@@ -168,11 +170,16 @@ impl HandlerRegistry {
             .cloned()
             .or_else(|| builtin::with_argument(name))
             .or_else(|| ultima::with_argument(name))
+            .or_else(|| rithmomachia::with_argument(name))
     }
 
-    /// The end rule of this name.
-    pub fn end_rule(&self, name: &str) -> Option<Arc<dyn EndRule>> {
-        self.end_rules.get(name).cloned()
+    /// The end rule of this name (`Ok(None)`: none such), or why its
+    /// options are wrong (`rithmomachia:<options>`).
+    pub fn end_rule(&self, name: &str) -> Result<Option<Arc<dyn EndRule>>, String> {
+        if let Some(rule) = self.end_rules.get(name) {
+            return Ok(Some(rule.clone()));
+        }
+        rithmomachia::end_rule(name).transpose()
     }
 
     pub fn names(&self) -> impl Iterator<Item = &str> {
@@ -180,10 +187,14 @@ impl HandlerRegistry {
             "hand:<Piece>",
             "file_free:<Piece>",
             "coordinate:<Piece>",
+            "has_part:<Piece>",
         ])
     }
 
     pub fn end_rule_names(&self) -> impl Iterator<Item = &str> {
-        self.end_rules.keys().map(String::as_str)
+        self.end_rules
+            .keys()
+            .map(String::as_str)
+            .chain(["rithmomachia:<options>"])
     }
 }

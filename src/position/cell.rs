@@ -1,7 +1,8 @@
 //! What a square holds, as a small integer, and the table that decodes it.
 //!
-//! A cell is 0 (empty) or the code of a (piece type, owner, has-moved)
-//! combination. The move generator sets the top bit on pieces captured
+//! A cell is 0 (empty) or the code of a (piece type, owner, number,
+//! has-moved) combination. The number is 0 except in games whose pieces
+//! carry one (Rithmomachia's values; see [`CellTable::numbered`]). The move generator sets the top bit on pieces captured
 //! under the deferred-capture rule while a move is being built; positions
 //! never hold marked cells.
 
@@ -46,6 +47,8 @@ pub struct CellInfo {
     /// Owner; meaningless for empty cells.
     pub owner: u8,
     pub moved: bool,
+    /// The piece's number (0 unless the game's pieces carry numbers).
+    pub number: u16,
     /// A stand-in enemy used when asking "would this square be attacked if
     /// an enemy stood here".
     pub phantom: bool,
@@ -56,6 +59,8 @@ pub struct CellInfo {
 pub struct CellTable {
     players: usize,
     types: usize,
+    /// Numbers a piece may carry: 0..numbers (1 when pieces carry none).
+    numbers: usize,
     table: Vec<CellInfo>,
     /// Per code: the owner and `owner * types + piece` (the position's
     /// bitset rows), or `None` for empty cells and phantoms.
@@ -69,26 +74,38 @@ const COUNT: CellInfo = CellInfo {
     piece: NO_PIECE,
     owner: u8::MAX,
     moved: false,
+    number: 0,
     phantom: false,
 };
 
 impl CellTable {
     pub fn new(players: usize, types: usize) -> CellTable {
+        CellTable::numbered(players, types, 1)
+    }
+
+    /// The table of a game whose pieces carry a number below `numbers`.
+    /// Codes must stay below [`Cell::MARK`]: see [`CellTable::fits`].
+    pub fn numbered(players: usize, types: usize, numbers: usize) -> CellTable {
+        let numbers = numbers.max(1);
         let mut table = vec![CellInfo {
             piece: NO_PIECE,
             owner: 0,
             moved: false,
+            number: 0,
             phantom: false,
         }];
         for piece in 0..types {
             for owner in 0..players {
-                for moved in [false, true] {
-                    table.push(CellInfo {
-                        piece: piece as u16,
-                        owner: owner as u8,
-                        moved,
-                        phantom: false,
-                    });
+                for number in 0..numbers {
+                    for moved in [false, true] {
+                        table.push(CellInfo {
+                            piece: piece as u16,
+                            owner: owner as u8,
+                            moved,
+                            number: number as u16,
+                            phantom: false,
+                        });
+                    }
                 }
             }
         }
@@ -97,6 +114,7 @@ impl CellTable {
                 piece: NO_PIECE,
                 owner: owner as u8,
                 moved: false,
+                number: 0,
                 phantom: true,
             });
         }
@@ -114,10 +132,21 @@ impl CellTable {
         CellTable {
             players,
             types,
+            numbers,
             table,
             rows,
             counts: false,
         }
+    }
+
+    /// Whether a game of this size has cell codes for every combination.
+    pub fn fits(players: usize, types: usize, numbers: usize) -> bool {
+        players * types * numbers.max(1) * 2 + players < Cell::MARK as usize
+    }
+
+    /// The largest number a piece can carry, plus one.
+    pub fn numbers(&self) -> usize {
+        self.numbers
     }
 
     /// The table of a heap board, where a cell is the number of pieces on
@@ -150,12 +179,19 @@ impl CellTable {
 
     #[inline]
     pub fn piece(&self, piece: u16, owner: usize, moved: bool) -> Cell {
-        Cell((1 + ((piece as usize * self.players + owner) * 2 + moved as usize)) as u16)
+        self.numbered_piece(piece, owner, moved, 0)
+    }
+
+    /// A piece carrying `number` (which must be below [`CellTable::numbers`]).
+    #[inline]
+    pub fn numbered_piece(&self, piece: u16, owner: usize, moved: bool, number: u16) -> Cell {
+        let kind = (piece as usize * self.players + owner) * self.numbers + number as usize;
+        Cell((1 + kind * 2 + moved as usize) as u16)
     }
 
     /// A phantom piece of `owner` (see [`CellInfo::phantom`]).
     pub fn phantom(&self, owner: usize) -> Cell {
-        Cell((1 + self.types * self.players * 2 + owner) as u16)
+        Cell((1 + self.types * self.players * self.numbers * 2 + owner) as u16)
     }
 
     /// Decodes a cell (the deferred-capture mark is ignored).
@@ -182,7 +218,17 @@ impl CellTable {
         if i.piece == NO_PIECE {
             c
         } else {
-            self.piece(i.piece, i.owner as usize, moved)
+            self.numbered_piece(i.piece, i.owner as usize, moved, i.number)
+        }
+    }
+
+    /// The same piece carrying `number` instead.
+    pub fn with_number(&self, c: Cell, number: u16) -> Cell {
+        let i = self.info(c);
+        if i.piece == NO_PIECE || number as usize >= self.numbers {
+            c
+        } else {
+            self.numbered_piece(i.piece, i.owner as usize, i.moved, number)
         }
     }
 
@@ -213,6 +259,12 @@ mod tests {
                 }
             }
         }
+        let t = CellTable::numbered(2, 4, 362);
+        let c = t.numbered_piece(3, 1, false, 361);
+        let i = t.info(c);
+        assert_eq!((i.piece, i.owner, i.number, i.moved), (3, 1, 361, false));
+        assert_eq!(t.info(t.with_moved(c, true)).number, 361);
+        assert_eq!(t.info(t.with_number(c, 7)).number, 7);
         let p = t.info(t.phantom(1));
         assert!(p.phantom && p.owner == 1 && p.piece == NO_PIECE);
         assert_eq!(t.info(Cell::EMPTY).piece, NO_PIECE);

@@ -73,6 +73,7 @@ pub fn parse(game: &Game, text: &str, setup: Option<&Position>) -> Result<Positi
         sq,
         piece,
         owner,
+        number,
         below,
     } in placed
     {
@@ -81,7 +82,7 @@ pub fn parse(game: &Game, text: &str, setup: Option<&Position>) -> Result<Positi
         pos.set(
             &game.cells,
             sq.index(),
-            game.cells.piece(piece, owner, moved),
+            game.cells.numbered_piece(piece, owner, moved, number),
         );
         if below.len() > depth {
             return Err(fail(
@@ -132,6 +133,8 @@ struct Placed {
     sq: Square,
     piece: u16,
     owner: usize,
+    /// Numbered pieces' number (0 otherwise).
+    number: u16,
     below: Vec<(u16, usize)>,
 }
 
@@ -161,6 +164,10 @@ fn parse_board(game: &Game, text: &str, board: &str) -> Result<Vec<Placed>, FenE
     let mut out = Vec::new();
     for (r, line) in lines.iter().enumerate() {
         let (level, row) = (r / rows, r % rows);
+        if game.numbered() {
+            out.extend(parse_numbered_row(game, text, line, r, cols)?);
+            continue;
+        }
         let mut col = 0usize;
         let mut chars = line.chars().peekable();
         while let Some(c) = chars.next() {
@@ -206,6 +213,7 @@ fn parse_board(game: &Game, text: &str, board: &str) -> Result<Vec<Placed>, FenE
                 sq,
                 piece,
                 owner,
+                number: 0,
                 below: stack,
             });
             col += 1;
@@ -216,6 +224,54 @@ fn parse_board(game: &Game, text: &str, board: &str) -> Result<Vec<Placed>, FenE
                 format!("row {} has {} columns, the board has {}", r + 1, col, cols),
             ));
         }
+    }
+    Ok(out)
+}
+
+/// A row of a game with numbered pieces: tokens separated by commas, each
+/// a run of empty squares (`2`) or a piece and its number (`R16`, `t9`,
+/// `P36+25`, or `P` for a piece holding all its parts).
+fn parse_numbered_row(
+    game: &Game,
+    text: &str,
+    line: &str,
+    r: usize,
+    cols: usize,
+) -> Result<Vec<Placed>, FenError> {
+    let grid_rows = game.topology.grid().rows.len();
+    let (level, row) = (r / grid_rows, r % grid_rows);
+    let mut out = Vec::new();
+    let mut col = 0usize;
+    for token in line.split(',').filter(|t| !t.is_empty()) {
+        if let Ok(n) = token.parse::<usize>() {
+            col += n;
+            continue;
+        }
+        let mut chars = token.chars();
+        let c = chars.next().unwrap_or(' ');
+        let (piece, owner) = piece_of(game, text, c, r + 1)?;
+        let number = game
+            .parse_number(piece, owner, chars.as_str())
+            .map_err(|e| fail(text, format!("row {}: '{token}': {e}", r + 1)))?;
+        let sq = game
+            .topology
+            .at(col as i32, row as i32, level as i32)
+            .filter(|_| col < cols)
+            .ok_or_else(|| fail(text, format!("row {} has a piece off the board", r + 1)))?;
+        out.push(Placed {
+            sq,
+            piece,
+            owner,
+            number,
+            below: Vec::new(),
+        });
+        col += 1;
+    }
+    if col != cols {
+        return Err(fail(
+            text,
+            format!("row {} has {} columns, the board has {}", r + 1, col, cols),
+        ));
     }
     Ok(out)
 }
@@ -338,7 +394,7 @@ pub fn write(game: &Game, pos: &Position) -> String {
     let mut lines = Vec::new();
     for level in 0..levels {
         for row in 0..rows {
-            let mut line = String::new();
+            let mut tokens: Vec<String> = Vec::new();
             let mut empty = 0;
             for col in 0..cols {
                 let square = game.topology.at(col as i32, row as i32, level as i32);
@@ -346,17 +402,17 @@ pub fn write(game: &Game, pos: &Position) -> String {
                     None | Some(None) => empty += 1,
                     Some(Some(t)) => {
                         if empty > 0 {
-                            line += &empty.to_string();
+                            tokens.push(empty.to_string());
                             empty = 0;
                         }
-                        line += &t;
+                        tokens.push(t);
                     }
                 }
             }
             if empty > 0 {
-                line += &empty.to_string();
+                tokens.push(empty.to_string());
             }
-            lines.push(line);
+            lines.push(tokens.join(if game.numbered() { "," } else { "" }));
         }
     }
     let mut castling: String = game
@@ -392,6 +448,9 @@ fn unmoved_pair(game: &Game, pos: &Position, k: Square, r: Square) -> bool {
 /// first), or nothing for an empty square.
 pub fn square_text(game: &Game, pos: &Position, sq: Square) -> Option<String> {
     let top = letter(game, pos.cell(sq))?;
+    if game.numbered() {
+        return Some(format!("{top}{}", game.number_text(pos.cell(sq))));
+    }
     if game.stack_depth() == 0 {
         return Some(top.to_string());
     }

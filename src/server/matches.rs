@@ -338,12 +338,20 @@ impl Match {
                                 json!({"piece": i.piece, "owner": i.owner})
                             })
                             .collect();
-                        json!({
+                        let mut piece = json!({
                             "square": name(sq),
                             "piece": info.piece,
                             "owner": info.owner,
                             "below": below,
-                        })
+                        });
+                        if game.numbered() {
+                            piece["number"] = json!(game.piece_number(c));
+                            if let Some(parts) = game.parts_held(c) {
+                                let numbers: Vec<u16> = parts.iter().map(|p| p.number).collect();
+                                piece["parts"] = json!(numbers);
+                            }
+                        }
+                        piece
                     })
                 }
             })

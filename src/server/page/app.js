@@ -327,6 +327,8 @@ function render() {
   drawTargets(svg, L);
   drawHitAreas(svg, L);
   const board = h("div", { class: "board-area" }, hand(view.flipped ? 0 : 1), svg, hand(view.flipped ? 1 : 0));
+  // Tall boards (Rithmomachia's 8x16) fit the screen's height too.
+  if (L.height > L.width) board.style.maxWidth = `min(100%, ${(86 * L.width) / L.height}vh)`;
   app.replaceChildren(h("div", { class: "match" }, board, panel()));
   const list = app.querySelector(".moves");
   if (list) list.scrollTop = list.scrollHeight;
@@ -431,7 +433,7 @@ function drawHitAreas(svg, L) {
 }
 
 // A piece at centre (x, y); `size` scales it (1 on the board).
-function pieceShape(piece, owner, size = 1) {
+function pieceShape(piece, owner, size = 1, { number, parts } = {}) {
   const { game } = view;
   const info = game.pieces[piece];
   const glyph = info.glyphs[owner] ?? info.letter;
@@ -451,7 +453,15 @@ function pieceShape(piece, owner, size = 1) {
     case "counter":
       g.append(s("circle", { r, fill: "#f6e7c8", stroke: colour, "stroke-width": 3 }));
       g.append(s("circle", { r: r * 0.8, fill: "none", stroke: colour, "stroke-width": 1.2 }));
-      g.append(text({ fill: colour, "font-size": font(glyph.length > 1 ? 0.3 : 0.46) }, glyph));
+      if (number === undefined) {
+        g.append(text({ fill: colour, "font-size": font(glyph.length > 1 ? 0.3 : 0.46) }, glyph));
+      } else {
+        // A numbered piece: a small glyph for its kind above its number.
+        const dark = isLight(colour) ? "#6b5a3a" : colour;
+        g.append(text({ fill: dark, y: -S * 0.17 * size, "font-size": font(0.2) }, glyph));
+        g.append(s("text", { class: "number", fill: dark, y: S * 0.08 * size, "font-size": font(number > 99 ? 0.26 : 0.32) }, String(number)));
+        if (parts) g.append(s("title", {}, `${info.name} ${parts.join(" + ")}`));
+      }
       break;
     case "tile": {
       const w = S * 0.38 * size, t = S * 0.44 * size;
@@ -497,14 +507,15 @@ function drawStack(svg, [x, y], p) {
     g.classList.add("under");
     svg.append(g);
   }
-  drawPiece(svg, [x, y - (below.length ? step : 0)], p.piece, p.owner, p.square);
+  drawPiece(svg, [x, y - (below.length ? step : 0)], p.piece, p.owner, p.square, p);
   if (p.below && p.below.length) {
     svg.append(s("text", { class: "height", x: x + S * 0.36, y: y - S * 0.34 }, String(p.below.length + 1)));
   }
 }
 
-function drawPiece(svg, [x, y], piece, owner, square) {
-  const { g, turned } = pieceShape(piece, owner);
+// `numbered`: the piece's number and a pyramid's parts (Rithmomachia).
+function drawPiece(svg, [x, y], piece, owner, square, numbered = {}) {
+  const { g, turned } = pieceShape(piece, owner, 1, numbered);
   g.setAttribute("transform", `translate(${x} ${y})${turned ? " rotate(180)" : ""}`);
   if (square) g.setAttribute("data-square", square);
   svg.append(g);
