@@ -245,3 +245,30 @@ fn play_against_the_computer() {
         stderr(&o)
     );
 }
+
+/// Every built-in game counts perft, lists moves and takes a move in play.
+#[test]
+fn every_game_works_in_perft_moves_and_play() {
+    for g in dagaz::game::builtin_games() {
+        let o = dagaz(&["perft", g.name, "2"], "");
+        assert!(o.status.success(), "{}: {}", g.name, stderr(&o));
+        let nodes: u64 = stdout(&o)
+            .lines()
+            .find_map(|l| l.strip_prefix("nodes "))
+            .and_then(|n| n.trim().parse().ok())
+            .unwrap_or_else(|| panic!("{}: {}", g.name, stdout(&o)));
+        assert!(nodes > 0, "{}", g.name);
+        let o = dagaz(&["moves", g.name], "");
+        assert!(o.status.success(), "{}: {}", g.name, stderr(&o));
+        let first = stdout(&o)
+            .split_whitespace()
+            .next()
+            .unwrap_or_else(|| panic!("{}: no moves", g.name))
+            .to_string();
+        let o = dagaz(&["play", g.name], &format!("{first}\nquit\n"));
+        assert!(o.status.success(), "{}: {}", g.name, stderr(&o));
+        let out = stdout(&o);
+        assert!(!out.contains("not a legal move"), "{}: {out}", g.name);
+        assert!(out.matches("to move").count() >= 2, "{}: {out}", g.name);
+    }
+}

@@ -117,7 +117,7 @@ proptest! {
     }
 
     #[test]
-    fn mutated_game_files_never_panic(edits in edits(), which in 0usize..8) {
+    fn mutated_game_files_never_panic(edits in edits(), which in 0usize..64) {
         let games = builtin_games();
         let source = games[which % games.len()].source;
         exercise(&apply(source, &edits));
