@@ -349,7 +349,12 @@ fn proper_victories_after_the_enemy_pyramid_is_taken() {
     // 160-200-240 is arithmetic, 200-240-288 geometric.
     let fen = setup_with(
         &["a13"],
-        &[("a9", "R160"), ("b9", "R200"), ("b10", "R240"), ("a10", "R288")],
+        &[
+            ("a9", "R160"),
+            ("b9", "R200"),
+            ("b10", "R240"),
+            ("a10", "R288"),
+        ],
         "b",
     );
     let (winner, reason) = win(&game, &fen);
@@ -359,7 +364,12 @@ fn proper_victories_after_the_enemy_pyramid_is_taken() {
     // (90-180-270 arithmetic, 120-180-270 geometric, 90-120-180 harmonic).
     let fen = setup_with(
         &["a13"],
-        &[("a9", "R90"), ("b9", "R120"), ("b10", "R180"), ("a10", "R270")],
+        &[
+            ("a9", "R90"),
+            ("b9", "R120"),
+            ("b10", "R180"),
+            ("a10", "R270"),
+        ],
         "b",
     );
     let (winner, reason) = win(&game, &fen);
