@@ -390,3 +390,15 @@ fn bad_numbers_are_clear_errors() {
         assert!(e.contains(says), "{fen}: {e}");
     }
 }
+
+#[test]
+fn the_evaluation_counts_numbers() {
+    use dagaz::ai::eval::{Evaluator, Material};
+    let game = load_game("rithmomachia").unwrap();
+    let eval = Material::new(&game);
+    // The same shapes on both sides; White's round is worth more.
+    let fen = position(&[("a1", "R64"), ("h16", "r4")], "w");
+    let pos = game.parse_position(&fen).unwrap();
+    assert_eq!(eval.evaluate(&game, &pos, 0), 60);
+    assert_eq!(eval.evaluate(&game, &pos, 1), -60);
+}

@@ -1,8 +1,9 @@
 //! Evaluation: how good a position is for a player, when the search cannot
 //! look to the end. The generic evaluation counts material (the `value` of
 //! each piece in the game file) plus the piece-square hints a game file may
-//! give (`squares = { e4 = 20 }` on a piece) and the pieces in hand (shogi),
-//! and the search adds mobility.
+//! give (`squares = { e4 = 20 }` on a piece), the pieces in hand (shogi) and
+//! the numbers of numbered pieces (Rithmomachia: a piece is worth its type's
+//! value plus its number), and the search adds mobility.
 //! Games with better knowledge implement [`Evaluator`] in Rust.
 
 use crate::game::Game;
@@ -97,9 +98,14 @@ impl Evaluator for Material {
                 let count: u32 = bits.iter().map(|w| w.count_ones()).sum();
                 own += piece.value as i64 * count as i64;
                 let hints = &self.square_values[t];
-                if !hints.is_empty() && count > 0 {
+                if (!hints.is_empty() || game.numbered()) && count > 0 {
                     for sq in squares_of(bits) {
-                        own += hints[self.mirror[owner][sq.index()]] as i64;
+                        if let Some(hint) = hints.get(self.mirror[owner][sq.index()]) {
+                            own += *hint as i64;
+                        }
+                        if game.numbered() {
+                            own += game.piece_number(pos.cell(sq)) as i64;
+                        }
                     }
                 }
             }
