@@ -402,3 +402,19 @@ fn the_evaluation_counts_numbers() {
     assert_eq!(eval.evaluate(&game, &pos, 0), 60);
     assert_eq!(eval.evaluate(&game, &pos, 1), -60);
 }
+
+#[test]
+fn position_strings_round_trip() {
+    let game = load_game("rithmomachia").unwrap();
+    let start = game.write_position(&game.initial_position());
+    let mut pos = game.parse_position(&start).unwrap();
+    // A capture by eruption, then a pyramid losing a part.
+    play(&game, &mut pos, "a3b6xb14");
+    let text = game.write_position(&pos);
+    assert!(!text.contains("s225"), "{text}");
+    let again = game.parse_position(&text).unwrap();
+    assert_eq!(game.write_position(&again), text);
+    let fen = position(&[("e5", "P36+16+9+4+1"), ("h16", "r3")], "w - - 0 1");
+    let pos = game.parse_position(&fen).unwrap();
+    assert_eq!(game.write_position(&pos), fen);
+}
