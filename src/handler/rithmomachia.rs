@@ -71,6 +71,12 @@ enum Shape {
 }
 
 impl Shape {
+    const ALL: [Shape; 3] = [Shape::Round, Shape::Triangle, Shape::Square];
+
+    fn bit(self) -> u8 {
+        1 << self as u8
+    }
+
     fn of(name: &str) -> Option<Shape> {
         match name {
             "Round" => Some(Shape::Round),
@@ -85,6 +91,9 @@ impl Shape {
     fn reaches(self, topo: &Topology, board: &[Cell], from: Square, to: Square) -> bool {
         let (a, b) = (topo.coords(from), topo.coords(to));
         let (dx, dy) = (b.col - a.col, b.row - a.row);
+        if dx.abs() > 3 || dy.abs() > 3 {
+            return false;
+        }
         let clear = |n: i32| {
             (1..n).all(|k| {
                 topo.at(a.col + dx.signum() * k, a.row + dy.signum() * k, a.level)
@@ -108,6 +117,11 @@ impl Shape {
     }
 }
 
+/// The shape of each piece type, by name.
+fn shapes(game: &Game) -> Vec<Option<Shape>> {
+    game.pieces.iter().map(|p| Shape::of(&p.name)).collect()
+}
+
 /// A piece as the arithmetic sees it.
 struct Numbered {
     sq: Square,
@@ -116,30 +130,41 @@ struct Numbered {
     total: u32,
     /// A pyramid's parts: shape and value.
     parts: Vec<(Shape, u32)>,
-    /// Its shapes (a pyramid's: those of its parts).
-    shapes: Vec<Shape>,
+    /// Its shapes, one bit per [`Shape`] (a pyramid's: those of its parts).
+    shapes: u8,
     pyramid: bool,
 }
 
 impl Numbered {
-    fn read(game: &Game, sq: Square, cell: Cell) -> Option<Numbered> {
+    /// The piece in `cell` on `sq`; `shapes` gives each piece type's shape.
+    fn read(game: &Game, shapes: &[Option<Shape>], sq: Square, cell: Cell) -> Option<Numbered> {
         let info = game.cells.info(cell);
         if cell.is_empty() || info.piece == NO_PIECE {
             return None;
         }
-        let shape_of = |piece: u16| Shape::of(&game.pieces[piece as usize].name);
+        let shape_of = |piece: u16| shapes[piece as usize];
+        if game.pieces[info.piece as usize].parts.is_empty() {
+            return Some(Numbered {
+                sq,
+                owner: info.owner as usize,
+                total: info.number as u32,
+                parts: Vec::new(),
+                shapes: shape_of(info.piece).map_or(0, Shape::bit),
+                pyramid: false,
+            });
+        }
         let (parts, shapes, pyramid) = match game.parts_held(cell) {
             Some(held) => {
                 let parts: Vec<(Shape, u32)> = held
                     .iter()
                     .filter_map(|p| Some((shape_of(p.piece)?, p.number as u32)))
                     .collect();
-                let shapes = parts.iter().map(|p| p.0).collect();
+                let shapes = parts.iter().fold(0, |m, p| m | p.0.bit());
                 (parts, shapes, true)
             }
             None => (
                 Vec::new(),
-                shape_of(info.piece).into_iter().collect(),
+                shape_of(info.piece).map_or(0, Shape::bit),
                 false,
             ),
         };
@@ -168,10 +193,11 @@ struct Field<'a> {
 
 impl<'a> Field<'a> {
     fn new(game: &'a Game, board: Vec<Cell>) -> Field<'a> {
+        let shapes = shapes(game);
         let pieces = game
             .topology
             .squares()
-            .filter_map(|sq| Numbered::read(game, sq, board[sq.index()]))
+            .filter_map(|sq| Numbered::read(game, &shapes, sq, board[sq.index()]))
             .collect();
         Field {
             game,
@@ -204,8 +230,9 @@ impl<'a> Field<'a> {
             .iter()
             .filter(|p| p.owner == by && p.sq != x)
             .filter(|p| {
-                p.shapes
+                Shape::ALL
                     .iter()
+                    .filter(|s| p.shapes & s.bit() != 0)
                     .any(|s| s.reaches(topo, &self.board, p.sq, x))
             })
             .collect()
@@ -233,15 +260,33 @@ impl<'a> Field<'a> {
             .collect()
     }
 
-    /// Whether `by` takes a piece of value `target` standing on `x`, by
+    /// What `by` brings to bear on the square `x`.
+    fn threats(&self, x: Square, by: usize) -> Threats<'_> {
+        Threats {
+            attackers: self.attackers(x, by),
+            in_line: self.in_line(x, by),
+        }
+    }
+}
+
+/// The pieces that attack one square and those on its rank and file.
+struct Threats<'a> {
+    attackers: Vec<&'a Numbered>,
+    in_line: Vec<(&'a Numbered, u32)>,
+}
+
+impl Threats<'_> {
+    /// Whether a piece of value `target` on the square is taken, by
     /// equality, ambush or eruption.
-    fn arithmetic(&self, x: Square, target: u32, by: usize) -> bool {
-        let attackers = self.attackers(x, by);
-        let equality = attackers.iter().any(|a| a.values().any(|v| v == target));
+    fn take(&self, target: u32) -> bool {
+        let equality = self
+            .attackers
+            .iter()
+            .any(|a| a.values().any(|v| v == target));
         equality
-            || ambush(&attackers, target)
+            || ambush(&self.attackers, target)
             || self
-                .in_line(x, by)
+                .in_line
                 .iter()
                 .any(|(a, d)| a.values().any(|v| v * d == target))
     }
@@ -275,7 +320,8 @@ impl Handler for Captures {
         let mut branch = Branch::stay(ctx.cursor);
         for target in field.pieces.iter().filter(|p| p.owner != ctx.player) {
             let x = target.sq;
-            if field.besieged(x, ctx.player) || field.arithmetic(x, target.total, ctx.player) {
+            let threats = field.threats(x, ctx.player);
+            if field.besieged(x, ctx.player) || threats.take(target.total) {
                 branch = branch.capture(x);
                 continue;
             }
@@ -288,7 +334,7 @@ impl Handler for Captures {
             let all = &game.pieces[game.cells.info(cell).piece as usize].parts[target.owner];
             let mut left = number;
             for (i, part) in all.iter().enumerate() {
-                if number & (1 << i) != 0 && field.arithmetic(x, part.number as u32, ctx.player) {
+                if number & (1 << i) != 0 && threats.take(part.number as u32) {
                     left &= !(1 << i);
                 }
             }
@@ -509,11 +555,12 @@ struct Progression {
 /// isosceles triangle with legs along a rank and a file.
 fn progressions(game: &Game, pos: &Position, player: usize) -> Vec<Progression> {
     let zone = game.zones.find("enemy_half");
+    let shapes = shapes(game);
     let pieces: Vec<Numbered> = game
         .topology
         .squares()
         .filter(|sq| zone.is_some_and(|z| game.zones.contains(z, player, *sq)))
-        .filter_map(|sq| Numbered::read(game, sq, pos.cell(sq)))
+        .filter_map(|sq| Numbered::read(game, &shapes, sq, pos.cell(sq)))
         .collect();
     let topo = &game.topology;
     let mut out = Vec::new();
