@@ -27,6 +27,10 @@ const GAMES: &[BuiltinGame] = &[
         source: include_str!("../../games/xiangqi.toml"),
     },
     BuiltinGame {
+        name: "janggi",
+        source: include_str!("../../games/janggi.toml"),
+    },
+    BuiltinGame {
         name: "shogi",
         source: include_str!("../../games/shogi.toml"),
     },

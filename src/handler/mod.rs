@@ -24,6 +24,7 @@
 //! ```
 
 mod builtin;
+mod janggi;
 mod mancala;
 mod rithmomachia;
 mod ultima;
@@ -151,6 +152,7 @@ impl HandlerRegistry {
         mancala::register(&mut r);
         ultima::register(&mut r);
         rithmomachia::register(&mut r);
+        janggi::register(&mut r);
         r
     }
 
@@ -171,6 +173,7 @@ impl HandlerRegistry {
             .or_else(|| builtin::with_argument(name))
             .or_else(|| ultima::with_argument(name))
             .or_else(|| rithmomachia::with_argument(name))
+            .or_else(|| janggi::with_argument(name))
     }
 
     /// The end rule of this name (`Ok(None)`: none such), or why its
@@ -188,6 +191,7 @@ impl HandlerRegistry {
             "file_free:<Piece>",
             "coordinate:<Piece>",
             "has_part:<Piece>",
+            "not_piece:<Piece>",
         ])
     }
 

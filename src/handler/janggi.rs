@@ -1,0 +1,105 @@
+//! Janggi's rules that the notation cannot say:
+//!
+//! - `not_piece:<Piece>`: the cursor's square holds a piece, of either
+//!   side, that is not of that type (a janggi cannon may neither jump over
+//!   nor take another cannon; the notation's `=Name` has no negation).
+//! - end rule `bikjang`: when the two generals face each other on a file
+//!   with nothing between them, the game ends and is scored by material
+//!   (the tournament rule): each side counts the `value` of its pieces
+//!   other than the general, and the second player (Han) adds the
+//!   customary 1.5 points (150 in value units), so there is never a tie.
+
+use std::sync::Arc;
+
+use super::{Branch, EndRule, Handler, HandlerContext, HandlerRegistry};
+use crate::game::{Game, GameResult};
+use crate::position::{NO_PIECE, Position};
+
+pub(super) fn register(r: &mut HandlerRegistry) {
+    r.register_end("bikjang", Bikjang);
+}
+
+/// `not_piece:<Piece>`.
+pub(super) fn with_argument(name: &str) -> Option<Arc<dyn Handler>> {
+    let piece = name.strip_prefix("not_piece:")?;
+    Some(Arc::new(NotPiece(piece.to_string())))
+}
+
+struct NotPiece(String);
+
+impl Handler for NotPiece {
+    fn call(&self, ctx: &HandlerContext, out: &mut Vec<Branch>) {
+        let other = ctx
+            .piece_at(ctx.cursor)
+            .is_some_and(|p| ctx.game.pieces[p.piece as usize].name != self.0);
+        if other {
+            out.push(Branch::stay(ctx.cursor));
+        }
+    }
+}
+
+/// The second player's tie-breaking bonus, in the game file's value units
+/// (1.5 points = 150).
+const HAN_BONUS: i64 = 150;
+
+struct Bikjang;
+
+impl EndRule for Bikjang {
+    fn result(&self, game: &Game, pos: &Position, _legal: usize) -> Option<GameResult> {
+        if game.players.len() != 2 || !generals_face(game, pos) {
+            return None;
+        }
+        let score = |player: usize| -> i64 {
+            let material: i64 = game
+                .topology
+                .squares()
+                .filter_map(|sq| {
+                    let info = game.cells.info(pos.cell(sq));
+                    let royal = info.piece != NO_PIECE && game.pieces[info.piece as usize].royal;
+                    (!pos.cell(sq).is_empty()
+                        && info.piece != NO_PIECE
+                        && info.owner as usize == player
+                        && !royal)
+                        .then(|| game.pieces[info.piece as usize].value as i64)
+                })
+                .sum();
+            material + if player == 1 { HAN_BONUS } else { 0 }
+        };
+        let (a, b) = (score(0), score(1));
+        let winner = if a > b { 0 } else { 1 };
+        Some(GameResult::Win {
+            winner,
+            reason: format!(
+                "bikjang: the generals face each other; material {} to {} (Han +1.5)",
+                a as f64 / 100.0,
+                b as f64 / 100.0
+            ),
+        })
+    }
+}
+
+/// Whether the two royal pieces stand on one file with nothing between.
+fn generals_face(game: &Game, pos: &Position) -> bool {
+    let topo = &game.topology;
+    let generals: Vec<_> = topo
+        .squares()
+        .filter(|sq| {
+            let info = game.cells.info(pos.cell(*sq));
+            !pos.cell(*sq).is_empty()
+                && info.piece != NO_PIECE
+                && game.pieces[info.piece as usize].royal
+        })
+        .collect();
+    let [a, b] = generals[..] else {
+        return false;
+    };
+    let (ca, cb) = (topo.coords(a), topo.coords(b));
+    if ca.col != cb.col || ca.level != cb.level {
+        return false;
+    }
+    let (lo, hi) = (ca.row.min(cb.row), ca.row.max(cb.row));
+    (lo + 1..hi).all(|row| {
+        topo.at(ca.col, row, ca.level)
+            .is_none_or(|sq| pos.cell(sq).is_empty())
+    })
+}
