@@ -34,11 +34,18 @@ pub fn play(
     let stdin = std::io::stdin();
     let mut lines = stdin.lock().lines();
     say!("{} — {}", game.title, HELP);
+    // The board is drawn again only when the position has changed, so the
+    // answer to `moves`, `fen` or a refused move stays in view.
+    let mut drawn: Option<(u64, usize)> = None;
     loop {
         generator
             .legal(game, &mut pos, &mut list)
             .map_err(|e| e.to_string())?;
-        prompt!("\n{}", board::draw(game, &pos));
+        let now = Some((pos.hash(), pos.history().len()));
+        if drawn != now {
+            prompt!("\n{}", board::draw(game, &pos));
+            drawn = now;
+        }
         if let Some(result) = generator
             .result(game, &mut pos)
             .map_err(|e| e.to_string())?
