@@ -20,7 +20,7 @@
 //! Pieces are known by their type names: `Round`, `Triangle`, `Square`
 //! move and attack as the rules say, `Pyramid` is made of parts.
 
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 use super::{Branch, EndRule, Handler, HandlerContext, HandlerRegistry};
 use crate::board::{Square, Topology};
@@ -419,6 +419,9 @@ pub struct Victories {
     magna: bool,
     major: bool,
     excellentissima: bool,
+    /// Each player's holdings in the setup, computed once (the rule is
+    /// built for one game).
+    setup: OnceLock<Vec<Losses>>,
 }
 
 impl Victories {
@@ -517,13 +520,16 @@ impl Victories {
 
 impl EndRule for Victories {
     fn result(&self, game: &Game, pos: &Position, _legal: usize) -> Option<GameResult> {
-        let setup = game.initial_position();
         let players = game.players.len();
+        let setup = self.setup.get_or_init(|| {
+            let initial = game.initial_position();
+            (0..players).map(|p| holdings(game, &initial, p)).collect()
+        });
         // The side that just moved is the one that can have won.
         let last = (pos.side() + players - 1) % players;
         for winner in [last, pos.side()] {
             let loser = (winner + 1) % players;
-            let (had, has) = (holdings(game, &setup, loser), holdings(game, pos, loser));
+            let (had, has) = (setup[loser], holdings(game, pos, loser));
             let taken = Losses {
                 pieces: had.pieces.saturating_sub(has.pieces),
                 value: had.value.saturating_sub(has.value),

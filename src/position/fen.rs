@@ -195,20 +195,7 @@ fn parse_board(game: &Game, text: &str, board: &str) -> Result<Vec<Placed>, FenE
                 stack.push(piece_of(game, text, c, r + 1)?);
             }
             let (piece, owner) = stack.remove(0);
-            let sq = game
-                .topology
-                .at(col as i32, row as i32, level as i32)
-                .filter(|_| col < cols)
-                .ok_or_else(|| {
-                    fail(
-                        text,
-                        format!(
-                            "row {} has a piece off the board (column {})",
-                            r + 1,
-                            col + 1
-                        ),
-                    )
-                })?;
+            let sq = square_in_row(game, text, (col, row, level), cols, r)?;
             out.push(Placed {
                 sq,
                 piece,
@@ -218,12 +205,7 @@ fn parse_board(game: &Game, text: &str, board: &str) -> Result<Vec<Placed>, FenE
             });
             col += 1;
         }
-        if col != cols {
-            return Err(fail(
-                text,
-                format!("row {} has {} columns, the board has {}", r + 1, col, cols),
-            ));
-        }
+        check_row_width(text, r, col, cols)?;
     }
     Ok(out)
 }
@@ -253,11 +235,7 @@ fn parse_numbered_row(
         let number = game
             .parse_number(piece, owner, chars.as_str())
             .map_err(|e| fail(text, format!("row {}: '{token}': {e}", r + 1)))?;
-        let sq = game
-            .topology
-            .at(col as i32, row as i32, level as i32)
-            .filter(|_| col < cols)
-            .ok_or_else(|| fail(text, format!("row {} has a piece off the board", r + 1)))?;
+        let sq = square_in_row(game, text, (col, row, level), cols, r)?;
         out.push(Placed {
             sq,
             piece,
@@ -267,13 +245,42 @@ fn parse_numbered_row(
         });
         col += 1;
     }
+    check_row_width(text, r, col, cols)?;
+    Ok(out)
+}
+
+/// The square at (column, row, level) of row `r` of a position string.
+fn square_in_row(
+    game: &Game,
+    text: &str,
+    (col, row, level): (usize, usize, usize),
+    cols: usize,
+    r: usize,
+) -> Result<Square, FenError> {
+    game.topology
+        .at(col as i32, row as i32, level as i32)
+        .filter(|_| col < cols)
+        .ok_or_else(|| {
+            fail(
+                text,
+                format!(
+                    "row {} has a piece off the board (column {})",
+                    r + 1,
+                    col + 1
+                ),
+            )
+        })
+}
+
+/// Row `r` of a position string must fill the board's width exactly.
+fn check_row_width(text: &str, r: usize, col: usize, cols: usize) -> Result<(), FenError> {
     if col != cols {
         return Err(fail(
             text,
             format!("row {} has {} columns, the board has {}", r + 1, col, cols),
         ));
     }
-    Ok(out)
+    Ok(())
 }
 
 fn parse_castling(
