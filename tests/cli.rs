@@ -44,6 +44,23 @@ fn list_shows_every_game_with_a_description() {
 }
 
 #[test]
+fn betza_prints_the_expression_or_names_the_bad_part() {
+    let o = dagaz(&["betza", "mRcpR"], "");
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(
+        stdout(&o).trim(),
+        "(+)([p]\\1)*[p]; (+)([p]\\1)*[P]\\1([p]\\1)*[e]"
+    );
+    let o = dagaz(&["betza", "fNxK"], "");
+    assert!(!o.status.success());
+    let err = stderr(&o);
+    assert!(
+        err.contains("'xK'") && err.contains("unsupported modifier 'x'"),
+        "{err}"
+    );
+}
+
+#[test]
 fn perft_prints_nodes_and_speed() {
     let o = dagaz(&["perft", "chess", "3"], "");
     assert!(o.status.success(), "{}", stderr(&o));

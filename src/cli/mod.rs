@@ -84,6 +84,12 @@ enum Command {
         /// Path to a game file
         file: String,
     },
+    /// Translate a piece's moves from Betza notation (e.g. "mRcpR") into
+    /// the Dagaz move notation
+    Betza {
+        /// The piece in Betza notation, with XBetza's multi-leg `a`
+        betza: String,
+    },
     /// Play in the terminal, against another person or the computer
     Play {
         /// Built-in game name or path to a game file
@@ -179,6 +185,9 @@ pub fn run() -> ExitCode {
         } => perft_cmd(&game, depth, fen.as_deref(), divide, keep_duplicates),
         Command::Moves { game, fen } => moves_cmd(&game, fen.as_deref()),
         Command::Check { file } => check(&file),
+        Command::Betza { betza } => dagaz::notation::betza::to_dagaz(&betza)
+            .map(|text| say!("{text}"))
+            .map_err(|e| e.to_string()),
         Command::Play {
             game,
             fen,

@@ -137,6 +137,8 @@ struct PieceSection {
     #[serde(default)]
     description: String,
     moves: Option<Spanned<ExprList>>,
+    /// Moves in Betza's notation, translated and put before `moves`.
+    betza: Option<Spanned<String>>,
     /// How the piece is dropped from a hand.
     drops: Option<Spanned<ExprList>>,
     promote: Option<Spanned<PromoteSection>>,
@@ -881,6 +883,22 @@ impl Loader<'_> {
         letters
     }
 
+    /// A piece's `betza` key translated into a move expression.
+    fn betza_moves(&mut self, pname: &str, piece: &PieceSection) -> Option<ExprItem> {
+        let b = piece.betza.as_ref()?;
+        match notation::betza::to_dagaz(b.get_ref()) {
+            Ok(text) => Some(ExprItem {
+                text,
+                span: Some(b.span()),
+                priority: 0,
+            }),
+            Err(e) => {
+                self.error(format!("pieces.{pname}.betza: {e}"), Some(b.span()), "here");
+                None
+            }
+        }
+    }
+
     /// File position of an expression's error, when the string maps exactly.
     fn expr_span(
         &self,
@@ -926,14 +944,19 @@ impl Loader<'_> {
         for (pname, piece) in &spec.pieces {
             let mut piece_refs = Vec::new();
             let mut lists: [Vec<Parsed>; 2] = [Vec::new(), Vec::new()];
+            let betza = self.betza_moves(pname, piece);
             for (k, (what, exprs)) in [("move", &piece.moves), ("drop", &piece.drops)]
                 .into_iter()
                 .enumerate()
             {
-                let Some(exprs) = exprs else {
-                    continue;
+                let outer = exprs.as_ref().map(|e| e.span());
+                let written = exprs.iter().flat_map(|e| e.get_ref().0.iter());
+                let items: Vec<&ExprItem> = if k == 0 {
+                    betza.iter().chain(written).collect()
+                } else {
+                    written.collect()
                 };
-                for (i, item) in exprs.get_ref().0.iter().enumerate() {
+                for (i, item) in items.into_iter().enumerate() {
                     let result = notation::parse(&item.text).and_then(|node| {
                         let r = notation::resolve(&node, &ctx)?;
                         Ok((node, r))
@@ -947,7 +970,8 @@ impl Loader<'_> {
                             lists[k].push((node, resolved, base, item.priority));
                         }
                         Err(e) => {
-                            let span = self.expr_span(item, exprs.span(), &e.span);
+                            let outer = outer.clone().unwrap_or_default();
+                            let span = self.expr_span(item, outer, &e.span);
                             let label = e
                                 .expected
                                 .as_ref()
@@ -979,7 +1003,11 @@ impl Loader<'_> {
                 &lists[0],
                 true,
                 pname,
-                piece.moves.as_ref().map(|m| m.span()),
+                piece
+                    .moves
+                    .as_ref()
+                    .map(|m| m.span())
+                    .or_else(|| piece.betza.as_ref().map(|b| b.span())),
             )?;
             let drops = if lists[1].is_empty() {
                 Vec::new()

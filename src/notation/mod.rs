@@ -4,6 +4,7 @@
 //! per player, and `movegen::vm` runs programs.
 
 pub mod ast;
+pub mod betza;
 pub mod compile;
 pub mod parser;
 pub mod program;
