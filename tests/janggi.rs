@@ -88,26 +88,54 @@ fn soldiers_step_diagonally_in_the_enemy_palace() {
     assert_eq!(soldier, v(&["e9d10", "e9d9", "e9e10", "e9f10", "e9f9"]));
 }
 
+/// Bikjang as Fairy-Stockfish plays it: facing generals must be parted
+/// (or the player passes, which ends the game); two passes in a row end
+/// the game too; an ended game is scored by material, Han +1.5.
 #[test]
-fn bikjang_ends_the_game_on_material() {
+fn bikjang_must_be_parted_or_ends_the_game_on_material() {
     let game = janggi();
     let mut generator = Generator::new();
-    let mut result = |fen: &str| {
+    let mut after = |fen: &str, played: &[&str]| {
         let mut pos = game.parse_position(&format!("{fen} - - 0 1")).unwrap();
-        generator.result(&game, &mut pos).unwrap()
+        for m in played {
+            common::play(&game, &mut pos, m);
+        }
+        let list = common::moves_in(&game, &mut pos);
+        (list, generator.result(&game, &mut pos).unwrap())
     };
-    // Facing generals, Cho a chariot up (13 to 1.5): Cho wins.
-    match result("4k4/9/9/9/9/9/9/9/9/R3K4 b") {
+    // Facing generals, Han to move: not over yet; Han must step off the
+    // file (e9 would stay on it) or pass.
+    let facing = "4k4/9/9/9/9/9/9/9/9/R3K4 b";
+    let (list, result) = after(facing, &[]);
+    assert_eq!(result, None);
+    assert_eq!(list, v(&["e10d10", "e10e10", "e10f10"]));
+    // Han passes: the game ends; Cho is a chariot up (13 to 1.5).
+    let (list, result) = after(facing, &["e10e10"]);
+    assert!(list.is_empty());
+    match result {
         Some(GameResult::Win { winner: 0, reason }) => {
             assert!(reason.contains("bikjang"), "{reason}")
         }
         other => panic!("{other:?}"),
     }
     // Equal material: Han's 1.5 decides.
-    match result("4k4/9/9/9/9/9/9/9/9/r3K3R b") {
+    match after("4k4/9/9/9/9/9/9/9/9/r3K3R b", &["e10e10"]).1 {
         Some(GameResult::Win { winner: 1, .. }) => {}
         other => panic!("{other:?}"),
     }
-    // A piece between them: no bikjang.
-    assert_eq!(result("4k4/9/9/9/4p4/9/9/9/9/R3K4 b"), None);
+    // Parting them goes on normally.
+    assert_eq!(after(facing, &["e10d10"]).1, None);
+    // A piece between them: no bikjang, every move is allowed.
+    let (list, result) = after("4k4/9/9/9/4p4/9/9/9/9/R3K4 b", &[]);
+    assert_eq!(result, None);
+    assert!(list.contains(&"e10e9".to_string()), "{list:?}");
+    // Two passes in a row end the game.
+    let quiet = "3k5/9/9/9/9/9/9/9/9/R3K4 w";
+    assert_eq!(after(quiet, &["e1e1"]).1, None);
+    match after(quiet, &["e1e1", "d10d10"]).1 {
+        Some(GameResult::Win { winner: 0, reason }) => {
+            assert!(reason.contains("both players passed"), "{reason}")
+        }
+        other => panic!("{other:?}"),
+    }
 }

@@ -23,6 +23,14 @@ const GAMES: &[BuiltinGame] = &[
         source: include_str!("../../games/shatranj.toml"),
     },
     BuiltinGame {
+        name: "capablanca",
+        source: include_str!("../../games/capablanca.toml"),
+    },
+    BuiltinGame {
+        name: "grand",
+        source: include_str!("../../games/grand.toml"),
+    },
+    BuiltinGame {
         name: "xiangqi",
         source: include_str!("../../games/xiangqi.toml"),
     },

@@ -170,6 +170,8 @@ struct PromoteSection {
     #[serde(default)]
     immediate: bool,
     forced: Option<String>,
+    #[serde(default)]
+    captured_only: bool,
 }
 
 #[derive(Deserialize)]
@@ -514,7 +516,10 @@ impl Loader<'_> {
             }
         };
         match parsed {
-            Ok(pos) => game.initial = pos,
+            Ok(pos) => {
+                game.initial = pos;
+                count_setup_pieces(&mut game);
+            }
             Err(e) => {
                 self.error(
                     format!("setup: {}", e.message),
@@ -1234,6 +1239,8 @@ impl Loader<'_> {
             from_zone: spec.from_zone,
             immediate: spec.immediate,
             forced_zone,
+            captured_only: spec.captured_only,
+            setup_counts: Vec::new(),
         })
     }
 
@@ -1409,4 +1416,23 @@ fn parse_parts(text: &str, letters: &[char], numbers: usize) -> Result<Vec<Part>
         ));
     }
     Ok(parts)
+}
+
+/// Fills the setup's piece counts that `captured_only` promotions need.
+fn count_setup_pieces(game: &mut Game) {
+    let mut counts = vec![vec![0u16; game.pieces.len()]; game.players.len()];
+    for sq in game.topology.squares() {
+        let cell = game.initial.cell(sq);
+        let info = game.cells.info(cell);
+        if !cell.is_empty() && (info.piece as usize) < game.pieces.len() {
+            if let Some(row) = counts.get_mut(info.owner as usize) {
+                row[info.piece as usize] += 1;
+            }
+        }
+    }
+    for piece in &mut game.pieces {
+        if let Some(promo) = piece.promotion.as_mut().filter(|p| p.captured_only) {
+            promo.setup_counts = counts.clone();
+        }
+    }
 }

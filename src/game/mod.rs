@@ -87,6 +87,11 @@ pub struct Promotion {
     /// Ending a move in this zone, the piece must promote (a shogi pawn on
     /// the last rank could never move again).
     pub forced_zone: Option<usize>,
+    /// Only to a piece type its owner has fewer of on the board than in
+    /// the setup (Grand chess: a pawn promotes to a captured piece).
+    pub captured_only: bool,
+    /// With `captured_only`: per player, per piece type, the setup's count.
+    pub setup_counts: Vec<Vec<u16>>,
 }
 
 /// Game-level rules that choose among the generated moves.

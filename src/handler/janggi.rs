@@ -3,17 +3,22 @@
 //! - `not_piece:<Piece>`: the cursor's square holds a piece, of either
 //!   side, that is not of that type (a janggi cannon may neither jump over
 //!   nor take another cannon; the notation's `=Name` has no negation).
-//! - end rule `bikjang`: when the two generals face each other on a file
-//!   with nothing between them, the game ends and is scored by material
-//!   (the tournament rule): each side counts the `value` of its pieces
-//!   other than the general, and the second player (Han) adds the
-//!   customary 1.5 points (150 in value units), so there is never a tie.
+//! - end rule `bikjang`, as Fairy-Stockfish plays it (its `janggi`
+//!   variant, whose published perft counts the tests reproduce): a move
+//!   may bring the two generals face to face on a file with nothing
+//!   between them; the other side must then part them, or pass, and a pass
+//!   ends the game. Two passes in a row end the game too. An ended game is
+//!   scored by material (the tournament rule): each side counts the
+//!   `value` of its pieces other than the general, and the second player
+//!   (Han) adds the customary 1.5 points (150 in value units), so there is
+//!   never a tie.
 
 use std::sync::Arc;
 
 use super::{Branch, EndRule, Handler, HandlerContext, HandlerRegistry};
 use crate::game::{Game, GameResult};
-use crate::position::{NO_PIECE, Position};
+use crate::movegen::MoveList;
+use crate::position::{NO_PIECE, Ply, Position};
 
 pub(super) fn register(r: &mut HandlerRegistry) {
     r.register_end("bikjang", Bikjang);
@@ -44,11 +49,30 @@ const HAN_BONUS: i64 = 150;
 
 struct Bikjang;
 
+/// Whether a move (as the position's history records it) was a pass.
+fn is_pass(ply: &Ply) -> bool {
+    !ply.synthetic && ply.from.is_some() && ply.from == ply.to
+}
+
 impl EndRule for Bikjang {
     fn result(&self, game: &Game, pos: &Position, _legal: usize) -> Option<GameResult> {
-        if game.players.len() != 2 || !generals_face(game, pos) {
+        if game.players.len() != 2 {
             return None;
         }
+        let history = pos.history();
+        let passed = |back: usize| {
+            history
+                .len()
+                .checked_sub(back)
+                .is_some_and(|i| is_pass(&history[i]))
+        };
+        let why = if passed(1) && generals_face(game, pos) {
+            "bikjang: the generals face each other and the player passed"
+        } else if passed(1) && passed(2) {
+            "both players passed"
+        } else {
+            return None;
+        };
         let score = |player: usize| -> i64 {
             let material: i64 = game
                 .topology
@@ -70,11 +94,37 @@ impl EndRule for Bikjang {
         Some(GameResult::Win {
             winner,
             reason: format!(
-                "bikjang: the generals face each other; material {} to {} (Han +1.5)",
+                "{why}; material {} to {} (Han +1.5)",
                 a as f64 / 100.0,
                 b as f64 / 100.0
             ),
         })
+    }
+
+    fn forbids_moves(&self) -> bool {
+        true
+    }
+
+    /// Facing generals must be parted: every move but a pass has to. Once
+    /// the game is over, no move is left (as in Fairy-Stockfish, whose
+    /// perft counts stop there).
+    fn forbid(&self, game: &Game, pos: &mut Position, moves: &MoveList, keep: &mut [bool]) {
+        if self.result(game, pos, moves.len()).is_some() {
+            keep.fill(false);
+            return;
+        }
+        if !generals_face(game, pos) {
+            return;
+        }
+        for (i, k) in keep.iter_mut().enumerate() {
+            let mv = moves.get(i);
+            if !*k || mv.changes.is_empty() {
+                continue;
+            }
+            game.make(pos, mv);
+            *k = !generals_face(game, pos);
+            game.undo(pos, mv);
+        }
     }
 }
 

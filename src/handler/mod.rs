@@ -34,6 +34,7 @@ use std::sync::Arc;
 
 use crate::board::Square;
 use crate::game::{Game, GameResult};
+use crate::movegen::MoveList;
 use crate::position::{Cell, NO_PIECE, Position};
 
 /// What a handler may look at.
@@ -135,6 +136,17 @@ pub trait EndRule: Send + Sync {
     /// The result if the game is over in `pos`, where the side to move has
     /// `legal_moves` legal moves; `None` lets the goals decide.
     fn result(&self, game: &Game, pos: &Position, legal_moves: usize) -> Option<GameResult>;
+
+    /// Whether the rule also forbids moves ([`EndRule::forbid`]).
+    fn forbids_moves(&self) -> bool {
+        false
+    }
+
+    /// Clears `keep[i]` for the moves of `moves` (legal for royal safety)
+    /// that the rule forbids in `pos`; it may make and take back moves.
+    /// Janggi: when the generals face each other, the side to move must
+    /// part them or pass.
+    fn forbid(&self, _game: &Game, _pos: &mut Position, _moves: &MoveList, _keep: &mut [bool]) {}
 }
 
 /// Handlers by name, for game files to refer to.

@@ -218,6 +218,13 @@ impl Generator {
         if !game.rules.no_drop_mate.is_empty() {
             self.forbid_drop_mates(game, pos, out)?;
         }
+        if let Some(rule) = game.end_rule.as_ref().filter(|r| r.forbids_moves()) {
+            self.keep.clear();
+            self.keep.resize(out.len(), true);
+            rule.forbid(game, pos, out, &mut self.keep);
+            let keep = &self.keep;
+            out.retain_indices(|i| keep[i]);
+        }
         if game.rules.capture_priority && (0..out.len()).any(|i| out.header(i).captures > 0) {
             self.keep.clear();
             self.keep
@@ -291,6 +298,8 @@ impl Generator {
         !game.rules.capture_priority
             && !game.uses_priorities
             && game.rules.maximum_capture.is_none()
+            && game.rules.no_drop_mate.is_empty()
+            && game.end_rule.as_ref().is_none_or(|r| !r.forbids_moves())
     }
 
     /// Keeps paths with the same effect but different landing squares as

@@ -1379,6 +1379,9 @@ impl Vm {
                 };
                 let original = self.net[at].new;
                 for &target in &promo.to {
+                    if promo.captured_only && !lost_one(game, cells, promo, env.player, target) {
+                        continue;
+                    }
                     let moved = game.pieces[target as usize].tracks_moved;
                     self.net[at].new = game.cells.piece(target, env.player, moved);
                     let mut h = header;
@@ -1523,4 +1526,31 @@ impl Dedup {
             }
         }
     }
+}
+
+/// Whether `player` has fewer pieces of type `target` on the board than
+/// the setup had (a `captured_only` promotion may then choose it).
+fn lost_one(
+    game: &Game,
+    cells: &[Cell],
+    promo: &crate::game::Promotion,
+    player: usize,
+    target: u16,
+) -> bool {
+    let had = promo
+        .setup_counts
+        .get(player)
+        .and_then(|row| row.get(target as usize))
+        .copied()
+        .unwrap_or(0);
+    let now = game
+        .topology
+        .squares()
+        .filter(|sq| {
+            let c = cells[sq.index()];
+            let info = game.cells.info(c);
+            !c.is_empty() && info.piece == target && info.owner as usize == player
+        })
+        .count();
+    now < had as usize
 }
