@@ -1424,10 +1424,11 @@ fn count_setup_pieces(game: &mut Game) {
     for sq in game.topology.squares() {
         let cell = game.initial.cell(sq);
         let info = game.cells.info(cell);
-        if !cell.is_empty() && (info.piece as usize) < game.pieces.len() {
-            if let Some(row) = counts.get_mut(info.owner as usize) {
-                row[info.piece as usize] += 1;
-            }
+        if !cell.is_empty()
+            && (info.piece as usize) < game.pieces.len()
+            && let Some(row) = counts.get_mut(info.owner as usize)
+        {
+            row[info.piece as usize] += 1;
         }
     }
     for piece in &mut game.pieces {
