@@ -99,4 +99,38 @@ fn main() {
         our_nodes as f64 / cozy_secs,
         our_secs / cozy_secs
     );
+    family(shallower, our_nodes as f64 / our_secs);
+}
+
+/// The other chess-family games from their setups, in the same run, with
+/// their speed relative to dagaz's chess total above.
+fn family(shallower: bool, chess_nps: f64) {
+    println!();
+    println!(
+        "{:<10} {:>5} {:>10} {:>12} {:>12}",
+        "game", "depth", "nodes", "dagaz n/s", "/ chess"
+    );
+    for (name, depth) in [
+        ("xiangqi", 4),
+        ("shogi", 4),
+        ("janggi", 4),
+        ("capablanca", 4),
+        ("grand", 3),
+        ("shatranj", 5),
+    ] {
+        let depth = if shallower { depth - 1 } else { depth };
+        let game = load_game(name).expect("built-in game loads");
+        let mut pos = game.initial_position();
+        let t = Instant::now();
+        let nodes = perft(&game, &mut pos, depth).expect("perft runs");
+        let nps = nodes as f64 / t.elapsed().as_secs_f64();
+        println!(
+            "{:<10} {:>5} {:>10} {:>12.0} {:>12.2}",
+            name,
+            depth,
+            nodes,
+            nps,
+            nps / chess_nps
+        );
+    }
 }

@@ -66,8 +66,9 @@ enum Command {
         /// Print the count below each legal first move
         #[arg(long)]
         divide: bool,
-        /// Count capture paths with the same effect but different landing
-        /// squares as different moves (a convention of some draughts data)
+        /// Count paths with the same effect but different captures order or
+        /// landing squares as different moves (a convention of some
+        /// draughts data, and of lishogi's chu shogi Lion moves)
         #[arg(long)]
         keep_duplicates: bool,
     },

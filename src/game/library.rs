@@ -43,6 +43,10 @@ const GAMES: &[BuiltinGame] = &[
         source: include_str!("../../games/shogi.toml"),
     },
     BuiltinGame {
+        name: "chu-shogi",
+        source: include_str!("../../games/chu-shogi.toml"),
+    },
+    BuiltinGame {
         name: "minishogi",
         source: include_str!("../../games/minishogi.toml"),
     },

@@ -172,6 +172,9 @@ struct PromoteSection {
     forced: Option<String>,
     #[serde(default)]
     captured_only: bool,
+    #[serde(default)]
+    entering_or_capturing: bool,
+    also: Option<String>,
 }
 
 #[derive(Deserialize)]
@@ -875,7 +878,17 @@ impl Loader<'_> {
                 },
                 None => pname.chars().next().unwrap_or('?').to_ascii_uppercase(),
             };
-            if letters.contains(&letter) {
+            // A piece written with its own symbol (`+P`) is never looked
+            // up by its letter, so only the others need distinct letters
+            // (chu shogi has more piece types than the alphabet).
+            let by_letter = |q: &PieceSection| q.symbol.is_none();
+            let clash = by_letter(p)
+                && spec
+                    .pieces
+                    .iter()
+                    .zip(&letters)
+                    .any(|((_, q), l)| *l == letter && by_letter(q));
+            if clash {
                 let span = p.letter.as_ref().map(|l| l.span());
                 self.error(
                     format!("pieces.{pname}: letter '{letter}' is already used by another piece"),
@@ -1225,6 +1238,20 @@ impl Loader<'_> {
                 None => {
                     self.error(
                         format!("forced-promotion zone '{name}' is not defined in [zones]"),
+                        span.clone(),
+                        "here",
+                    );
+                    None
+                }
+            },
+        };
+        let also_zone = match &spec.also {
+            None => None,
+            Some(name) => match zones.find(name) {
+                Some(z) => Some(z),
+                None => {
+                    self.error(
+                        format!("promotion zone '{name}' (also) is not defined in [zones]"),
                         span,
                         "here",
                     );
@@ -1241,6 +1268,8 @@ impl Loader<'_> {
             forced_zone,
             captured_only: spec.captured_only,
             setup_counts: Vec::new(),
+            entering_or_capturing: spec.entering_or_capturing,
+            also_zone,
         })
     }
 

@@ -90,6 +90,12 @@ pub struct Promotion {
     /// Only to a piece type its owner has fewer of on the board than in
     /// the setup (Grand chess: a pawn promotes to a captured piece).
     pub captured_only: bool,
+    /// Chu shogi's rule: a move may promote when it enters the zone from
+    /// outside, or captures with its start or landing square in the zone.
+    pub entering_or_capturing: bool,
+    /// Ending a move in this zone also allows promotion (chu shogi's pawn
+    /// and lance on the last rank).
+    pub also_zone: Option<usize>,
     /// With `captured_only`: per player, per piece type, the setup's count.
     pub setup_counts: Vec<Vec<u16>>,
 }

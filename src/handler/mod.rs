@@ -24,6 +24,8 @@
 //! ```
 
 mod builtin;
+mod chu;
+pub use chu::lion_mask;
 mod janggi;
 mod mancala;
 mod rithmomachia;
@@ -165,6 +167,7 @@ impl HandlerRegistry {
         ultima::register(&mut r);
         rithmomachia::register(&mut r);
         janggi::register(&mut r);
+        chu::register(&mut r);
         r
     }
 

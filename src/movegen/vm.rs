@@ -1122,8 +1122,12 @@ impl Vm {
                 .promotion
                 .as_ref()
                 .is_some_and(|p| {
+                    // May promote: the general way decides exactly.
+                    let from_counts = p.from_zone || p.entering_or_capturing;
                     game.zones.contains(p.zone, env.player, to)
-                        || (p.from_zone && game.zones.contains(p.zone, env.player, from))
+                        || (from_counts && game.zones.contains(p.zone, env.player, from))
+                        || p.also_zone
+                            .is_some_and(|z| game.zones.contains(z, env.player, to))
                 });
         let to_hand = game.rules.captures_to_hand && self.is_enemy(env, old);
         if from == to || promotes || to_hand {
@@ -1259,7 +1263,8 @@ impl Vm {
         self.path_key = 0;
     }
 
-    /// A key of the order in which the path captured enemy pieces, for
+    /// A key of the order in which the path captured enemy pieces and of its
+    /// landing squares, for
     /// telling paths with the same effect apart (`distinct_paths`).
     fn capture_order(&self, env: &Env, cells: &[Cell]) -> u64 {
         let mut key = 0xcbf2_9ce4_8422_2325u64;
@@ -1273,6 +1278,10 @@ impl Vm {
             {
                 key = (key ^ slot as u64).wrapping_mul(0x100_0000_01b3);
             }
+        }
+        // The squares where the parts ended (a Lion's midpoint).
+        for sq in &self.landings {
+            key = (key ^ (0x1_0000 | sq.0 as u64)).wrapping_mul(0x100_0000_01b3);
         }
         key
     }
@@ -1364,9 +1373,17 @@ impl Vm {
         if let (Some(promo), Some(to_sq), Some(_)) = (promotion, to, from)
             && !promo.immediate
         {
-            let enters = game.zones.contains(promo.zone, env.player, to_sq)
-                || (promo.from_zone
-                    && from.is_some_and(|f| game.zones.contains(promo.zone, env.player, f)));
+            let in_zone = |sq: Square| game.zones.contains(promo.zone, env.player, sq);
+            let from_in = from.is_some_and(in_zone);
+            let enters = if promo.entering_or_capturing {
+                (in_zone(to_sq) && !from_in)
+                    || (captures > 0 && (in_zone(to_sq) || from_in))
+                    || promo
+                        .also_zone
+                        .is_some_and(|z| game.zones.contains(z, env.player, to_sq))
+            } else {
+                in_zone(to_sq) || (promo.from_zone && from_in)
+            };
             if enters {
                 let forced = promo
                     .forced_zone

@@ -35,6 +35,8 @@ pub struct Ply {
     /// Set for entries that only describe a move made before the position
     /// was set up (the en passant field of a FEN); they cannot be undone.
     pub synthetic: bool,
+    /// The types (below 64) of the enemy pieces the move took, as bits.
+    pub took: u64,
 }
 
 /// A position: board slots, bitsets per owner and piece, side, history.
@@ -210,8 +212,18 @@ impl Position {
             ep_before: self.ep,
             side_before: self.side,
             synthetic: true,
+            took: 0,
         });
         self.set_ep(ep);
+    }
+
+    /// Records that the player who moved last took pieces of the types in
+    /// `took` on `sq` (chu shogi's last Lion capture, from a position string).
+    pub fn push_capture_note(&mut self, player: usize, sq: Square, took: u64) {
+        self.push_synthetic(player, NO_PIECE, None, Some(sq), None);
+        if let Some(p) = self.history.last_mut() {
+            p.took = took;
+        }
     }
 
     fn set_ep(&mut self, ep: Option<Square>) {
@@ -235,6 +247,18 @@ impl Position {
         resets_clock: bool,
         ep: Option<Square>,
     ) {
+        let mut took = 0u64;
+        for c in mv
+            .changes
+            .iter()
+            .filter(|c| (c.slot as usize) < self.squares)
+        {
+            let (old, new) = (table.info(c.old), table.info(c.new));
+            let enemy = !c.old.is_empty() && old.piece != NO_PIECE && old.owner != self.side;
+            if enemy && (c.new.is_empty() || new.owner == self.side) && old.piece < 64 {
+                took |= 1 << old.piece;
+            }
+        }
         self.history.push(Ply {
             player: self.side,
             piece: mv.header.piece,
@@ -246,6 +270,7 @@ impl Position {
             ep_before: self.ep,
             side_before: self.side,
             synthetic: false,
+            took,
         });
         for c in mv.changes {
             self.write(table, c.slot as usize, c.old, c.new);

@@ -5,6 +5,7 @@
 
 use super::fen::{FenError, fail};
 use super::{Cell, NO_PIECE, Position};
+use crate::board::Square;
 use crate::game::Game;
 
 /// The piece and owner a symbol stands for (`P`, `+p`, …).
@@ -118,7 +119,16 @@ pub fn parse(game: &Game, text: &str) -> Result<Position, FenError> {
     pos.set_side(side);
     if let Some(hands) = fields.get(2).filter(|h| **h != "-") {
         if !game.has_hands() {
-            return Err(fail(text, "this game has no hands"));
+            // Chu shogi (lishogi): the square where a Lion was just taken
+            // by a piece that is not a Lion.
+            let lions = crate::handler::lion_mask(game);
+            return match game.topology.square(hands) {
+                Some(sq) if lions != 0 => {
+                    pos.push_capture_note(1 - side, sq, lions);
+                    finish_counters(pos, text, fields.get(3))
+                }
+                _ => Err(fail(text, "this game has no hands")),
+            };
         }
         let mut count = 0u16;
         for c in hands.chars() {
@@ -134,7 +144,12 @@ pub fn parse(game: &Game, text: &str) -> Result<Position, FenError> {
             count = 0;
         }
     }
-    if let Some(n) = fields.get(3) {
+    finish_counters(pos, text, fields.get(3))
+}
+
+/// Reads the move number field.
+fn finish_counters(mut pos: Position, text: &str, n: Option<&&str>) -> Result<Position, FenError> {
+    if let Some(n) = n {
         let n: u32 = n
             .parse()
             .map_err(|_| fail(text, format!("move number '{n}' is not a number")))?;
@@ -188,7 +203,8 @@ pub fn write(game: &Game, pos: &Position) -> String {
         }
     }
     if hands.is_empty() {
-        hands = "-".into();
+        hands = last_lion_capture(game, pos)
+            .map_or("-".into(), |sq| game.topology.name(sq).to_string());
     }
     let ply = (pos.fullmove().max(1) - 1) * 2 + pos.side() as u32 + 1;
     format!(
@@ -198,4 +214,15 @@ pub fn write(game: &Game, pos: &Position) -> String {
         hands,
         ply
     )
+}
+
+/// Chu shogi: the square of the last move if it was a piece that is not a
+/// Lion taking a Lion (lishogi writes it in the third field).
+fn last_lion_capture(game: &Game, pos: &Position) -> Option<Square> {
+    let lions = crate::handler::lion_mask(game);
+    let last = pos.history().last()?;
+    let by_lion = last.piece < 64 && lions & (1 << last.piece) != 0;
+    (lions != 0 && last.took & lions != 0 && !by_lion)
+        .then_some(last.to)
+        .flatten()
 }
