@@ -47,6 +47,10 @@ const GAMES: &[BuiltinGame] = &[
         source: include_str!("../../games/chu-shogi.toml"),
     },
     BuiltinGame {
+        name: "ko-shogi-demo",
+        source: include_str!("../../games/ko-shogi-demo.toml"),
+    },
+    BuiltinGame {
         name: "minishogi",
         source: include_str!("../../games/minishogi.toml"),
     },

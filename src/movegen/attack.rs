@@ -615,7 +615,7 @@ fn fallback(
 
 /// An attack walk: conditions to check on the current square, then a step;
 /// at the end, conditions on the attacker's own square.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 struct Pattern {
     steps: Vec<(Vec<Cond>, Dir)>,
     origin: Vec<Cond>,
@@ -964,12 +964,12 @@ impl<'a> Analysis<'a> {
         if a.failed {
             None
         } else {
-            let mut out: Vec<Pattern> = Vec::new();
-            for p in a.patterns {
-                if !out.contains(&p) {
-                    out.push(p);
-                }
-            }
+            let mut seen = std::collections::HashSet::new();
+            let out: Vec<Pattern> = a
+                .patterns
+                .into_iter()
+                .filter(|p| seen.insert(p.clone()))
+                .collect();
             Some(out)
         }
     }
