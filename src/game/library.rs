@@ -31,6 +31,10 @@ const GAMES: &[BuiltinGame] = &[
         source: include_str!("../../games/grand.toml"),
     },
     BuiltinGame {
+        name: "jetan",
+        source: include_str!("../../games/jetan.toml"),
+    },
+    BuiltinGame {
         name: "xiangqi",
         source: include_str!("../../games/xiangqi.toml"),
     },

@@ -27,6 +27,7 @@ mod builtin;
 mod chu;
 pub use chu::lion_mask;
 mod janggi;
+mod jetan;
 mod mancala;
 mod rithmomachia;
 mod ultima;
@@ -168,6 +169,7 @@ impl HandlerRegistry {
         rithmomachia::register(&mut r);
         janggi::register(&mut r);
         chu::register(&mut r);
+        jetan::register(&mut r);
         r
     }
 
