@@ -35,6 +35,10 @@ const GAMES: &[BuiltinGame] = &[
         source: include_str!("../../games/jetan.toml"),
     },
     BuiltinGame {
+        name: "raumschach",
+        source: include_str!("../../games/raumschach.toml"),
+    },
+    BuiltinGame {
         name: "xiangqi",
         source: include_str!("../../games/xiangqi.toml"),
     },
