@@ -39,6 +39,10 @@ const GAMES: &[BuiltinGame] = &[
         source: include_str!("../../games/raumschach.toml"),
     },
     BuiltinGame {
+        name: "four-player-chess",
+        source: include_str!("../../games/four-player-chess.toml"),
+    },
+    BuiltinGame {
         name: "xiangqi",
         source: include_str!("../../games/xiangqi.toml"),
     },

@@ -26,6 +26,7 @@
 mod builtin;
 mod chu;
 pub use chu::lion_mask;
+mod elimination;
 mod janggi;
 mod jetan;
 mod mancala;
@@ -150,6 +151,15 @@ pub trait EndRule: Send + Sync {
     /// Janggi: when the generals face each other, the side to move must
     /// part them or pass.
     fn forbid(&self, _game: &Game, _pos: &mut Position, _moves: &MoveList, _keep: &mut [bool]) {}
+
+    /// Whether the rule also adds moves ([`EndRule::complete`]).
+    fn adds_moves(&self) -> bool {
+        false
+    }
+
+    /// Last word on the legal moves of `pos`: may replace them (four-player
+    /// chess: a player without a King passes; a mated player resigns).
+    fn complete(&self, _game: &Game, _pos: &Position, _moves: &mut MoveList) {}
 }
 
 /// Handlers by name, for game files to refer to.
@@ -170,6 +180,7 @@ impl HandlerRegistry {
         janggi::register(&mut r);
         chu::register(&mut r);
         jetan::register(&mut r);
+        elimination::register(&mut r);
         r
     }
 

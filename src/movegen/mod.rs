@@ -256,6 +256,9 @@ impl Generator {
             let keep = &self.keep;
             out.retain_indices(|i| keep[i]);
         }
+        if let Some(rule) = game.end_rule.as_ref().filter(|r| r.adds_moves()) {
+            rule.complete(game, pos, out);
+        }
         Ok(())
     }
 
@@ -299,7 +302,10 @@ impl Generator {
             && !game.uses_priorities
             && game.rules.maximum_capture.is_none()
             && game.rules.no_drop_mate.is_empty()
-            && game.end_rule.as_ref().is_none_or(|r| !r.forbids_moves())
+            && game
+                .end_rule
+                .as_ref()
+                .is_none_or(|r| !r.forbids_moves() && !r.adds_moves())
     }
 
     /// Keeps paths with the same effect but different landing squares as

@@ -38,12 +38,6 @@ pub fn parse(game: &Game, text: &str, setup: Option<&Position>) -> Result<Positi
             "expected 1 to 6 fields: board, side, castling, en passant, halfmove clock, move number",
         ));
     }
-    if game.players.len() > 2 {
-        return Err(fail(
-            text,
-            "position strings are only defined for two-player games",
-        ));
-    }
     let mut pos = Position::empty(
         game.topology.len(),
         game.slot_count() - game.topology.len(),
@@ -164,7 +158,7 @@ fn parse_board(game: &Game, text: &str, board: &str) -> Result<Vec<Placed>, FenE
     let mut out = Vec::new();
     for (r, line) in lines.iter().enumerate() {
         let (level, row) = (r / rows, r % rows);
-        if game.numbered() {
+        if game.numbered() || many_players(game) {
             out.extend(parse_numbered_row(game, text, line, r, cols)?);
             continue;
         }
@@ -210,9 +204,47 @@ fn parse_board(game: &Game, text: &str, board: &str) -> Result<Vec<Placed>, FenE
     Ok(out)
 }
 
-/// A row of a game with numbered pieces: tokens separated by commas, each
-/// a run of empty squares (`2`) or a piece and its number (`R16`, `t9`,
-/// `P36+25`, or `P` for a piece holding all its parts).
+/// Games of more than two players write each piece as the player's letter
+/// and the piece's letter (`sK`), in comma-separated rows.
+fn many_players(game: &Game) -> bool {
+    game.players.len() > 2
+}
+
+/// A token `sK`: player `s`, piece `K`.
+fn player_piece(
+    game: &Game,
+    text: &str,
+    token: &str,
+    row: usize,
+) -> Result<(u16, usize), FenError> {
+    let mut chars = token.chars();
+    let (p, c) = (chars.next().unwrap_or(' '), chars.next().unwrap_or(' '));
+    let owner = game
+        .players
+        .iter()
+        .position(|pl| pl.letter == p)
+        .ok_or_else(|| {
+            fail(
+                text,
+                format!("row {row}: '{token}' does not start with a player's letter"),
+            )
+        })?;
+    let piece = game
+        .piece_by_letter(c)
+        .filter(|_| chars.next().is_none())
+        .ok_or_else(|| {
+            fail(
+                text,
+                format!("row {row}: '{token}' is not a player letter and a piece letter"),
+            )
+        })?;
+    Ok((piece, owner))
+}
+
+/// A row of a game with numbered pieces (or of more than two players):
+/// tokens separated by commas, each a run of empty squares (`2`) or a
+/// piece and its number (`R16`, `t9`, `P36+25`, or `P` for a piece holding
+/// all its parts; `sK` with many players).
 fn parse_numbered_row(
     game: &Game,
     text: &str,
@@ -231,10 +263,16 @@ fn parse_numbered_row(
         }
         let mut chars = token.chars();
         let c = chars.next().unwrap_or(' ');
-        let (piece, owner) = piece_of(game, text, c, r + 1)?;
-        let number = game
-            .parse_number(piece, owner, chars.as_str())
-            .map_err(|e| fail(text, format!("row {}: '{token}': {e}", r + 1)))?;
+        let (piece, owner, number) = if many_players(game) {
+            let (piece, owner) = player_piece(game, text, token, r + 1)?;
+            (piece, owner, 0)
+        } else {
+            let (piece, owner) = piece_of(game, text, c, r + 1)?;
+            let number = game
+                .parse_number(piece, owner, chars.as_str())
+                .map_err(|e| fail(text, format!("row {}: '{token}': {e}", r + 1)))?;
+            (piece, owner, number)
+        };
         let sq = square_in_row(game, text, (col, row, level), cols, r)?;
         out.push(Placed {
             sq,
@@ -419,7 +457,8 @@ pub fn write(game: &Game, pos: &Position) -> String {
             if empty > 0 {
                 tokens.push(empty.to_string());
             }
-            lines.push(tokens.join(if game.numbered() { "," } else { "" }));
+            let comma = game.numbered() || many_players(game);
+            lines.push(tokens.join(if comma { "," } else { "" }));
         }
     }
     let mut castling: String = game
@@ -455,6 +494,11 @@ fn unmoved_pair(game: &Game, pos: &Position, k: Square, r: Square) -> bool {
 /// first), or nothing for an empty square.
 pub fn square_text(game: &Game, pos: &Position, sq: Square) -> Option<String> {
     let top = letter(game, pos.cell(sq))?;
+    if many_players(game) {
+        let info = game.cells.info(pos.cell(sq));
+        let player = game.players.get(info.owner as usize)?.letter;
+        return Some(format!("{player}{}", top.to_ascii_uppercase()));
+    }
     if game.numbered() {
         return Some(format!("{top}{}", game.number_text(pos.cell(sq))));
     }
