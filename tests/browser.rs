@@ -374,7 +374,10 @@ async fn screenshots_of_the_boards() {
         ("lasca", &["c3d4", "e5c3"][..]),
         ("ultima", &["e2e5"][..]),
         ("rithmomachia", &["a3b6", "c11b10"][..]),
-        ("four-player-chess", &["h2h4", "b7d7", "h13h11", "m10k10"][..]),
+        (
+            "four-player-chess",
+            &["h2h4", "b7d7", "h13h11", "m10k10"][..],
+        ),
         ("chu-shogi", &["7i7h", "6d6e"][..]),
         ("raumschach", &["Bc2Cc2"][..]),
     ] {

@@ -5,7 +5,7 @@
 //!
 //! lishogi counts a Lion's double move as its own move even when a single
 //! move has the same effect (7g-7f-7g is not 7g7g); dagaz keeps those
-//! apart when asked to (`keep_distinct_paths`, `perft --keep-duplicates`),
+//! apart when asked to (`keep_distinct_landings`, `perft --keep-landings`),
 //! which is how the counts are compared.
 
 mod common;
@@ -37,7 +37,7 @@ fn lishogi_perft_counts() {
         let (depth, nodes): (u32, u64) = (f[1].parse().unwrap(), f[2].parse().unwrap());
         let mut pos = position(&game, &fen);
         let mut generator = Generator::new();
-        generator.keep_distinct_paths(true);
+        generator.keep_distinct_landings(true);
         let got = perft_with(&game, &mut pos, depth, &mut generator).unwrap();
         assert_eq!(got, nodes, "{fen} depth {depth}");
         checked += 1;

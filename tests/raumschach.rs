@@ -118,3 +118,32 @@ fn pawn_steps_forward_or_up_and_takes_diagonally_forward_or_up() {
         v(&["Cc3Cb4", "Cc3Dc4", "Cc3Dd3"])
     );
 }
+
+/// The exact squares of a piece on Cc3 of an empty cube, computed from the
+/// geometry (level, file, rank) of each move kind.
+fn exact(piece: char, squares: &str) {
+    let expected: Vec<String> = squares.split(' ').map(|s| format!("Cc3{s}")).collect();
+    let got = moves(&raumschach(), &centre(piece, &[]));
+    assert_eq!(
+        got,
+        v(&expected.iter().map(String::as_str).collect::<Vec<_>>()),
+        "{piece}"
+    );
+}
+
+#[test]
+fn rook_bishop_knight_and_king_squares() {
+    exact('R', "Ac3 Bc3 Ca3 Cb3 Cc1 Cc2 Cc4 Cc5 Cd3 Ce3 Dc3 Ec3");
+    exact(
+        'B',
+        "Aa3 Ac1 Ac5 Ae3 Bb3 Bc2 Bc4 Bd3 Ca1 Ca5 Cb2 Cb4 Cd2 Cd4 Ce1 Ce5 Db3 Dc2 Dc4 Dd3 Ea3 Ec1 Ec5 Ee3",
+    );
+    exact(
+        'N',
+        "Ab3 Ac2 Ac4 Ad3 Ba3 Bc1 Bc5 Be3 Ca2 Ca4 Cb1 Cb5 Cd1 Cd5 Ce2 Ce4 Da3 Dc1 Dc5 De3 Eb3 Ec2 Ec4 Ed3",
+    );
+    exact(
+        'K',
+        "Bb2 Bb3 Bb4 Bc2 Bc3 Bc4 Bd2 Bd3 Bd4 Cb2 Cb3 Cb4 Cc2 Cc4 Cd2 Cd3 Cd4 Db2 Db3 Db4 Dc2 Dc3 Dc4 Dd2 Dd3 Dd4",
+    );
+}

@@ -192,6 +192,31 @@ fn the_computer_replies_and_undo_goes_back_to_the_person() {
 }
 
 #[test]
+fn the_computer_plays_the_three_other_sides_of_four_player_chess() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = TestServer::start(&dir.path().join("db"));
+    // The person plays West (side 1): South, North and East are the computer.
+    let (id, token, _) = server.create(&json!({
+        "game": "four-player-chess", "ai": "random", "side": 1
+    }));
+    let path = format!("/api/matches/{id}?token={token}");
+    let state = wait_for(&server, &path, |s| moves(s).len() == 1);
+    assert_eq!(state["you"], json!([1]));
+    let reply = state["legal"][0]["text"].as_str().unwrap().to_string();
+    let (status, _) = server.post(
+        &format!("/api/matches/{id}/moves"),
+        &json!({"move": reply, "token": token}),
+    );
+    assert_eq!(status, 200);
+    // North, East and South move in turn; then it is West's turn again.
+    let state = wait_for(&server, &path, |s| moves(s).len() == 5);
+    assert_eq!(state["side"], 1, "{state}");
+    let (status, state) = server.post(&format!("/api/matches/{id}/undo"), &json!({"token": token}));
+    assert_eq!(status, 200, "{state}");
+    assert_eq!(moves(&state).len(), 1, "back to the person's turn: {state}");
+}
+
+#[test]
 fn events_announce_each_change() {
     let dir = tempfile::tempdir().unwrap();
     let server = TestServer::start(&dir.path().join("db"));

@@ -66,11 +66,15 @@ enum Command {
         /// Print the count below each legal first move
         #[arg(long)]
         divide: bool,
-        /// Count paths with the same effect but different captures order or
-        /// landing squares as different moves (a convention of some
-        /// draughts data, and of lishogi's chu shogi Lion moves)
+        /// Count capture paths with the same effect but a different order
+        /// of captures as different moves (a convention of some draughts
+        /// data)
         #[arg(long)]
         keep_duplicates: bool,
+        /// Also count paths whose parts end on different squares as
+        /// different moves (lishogi's count of the chu shogi Lion's moves)
+        #[arg(long)]
+        keep_landings: bool,
     },
     /// Print the legal moves of a position
     Moves {
@@ -183,7 +187,11 @@ pub fn run() -> ExitCode {
             fen,
             divide,
             keep_duplicates,
-        } => perft_cmd(&game, depth, fen.as_deref(), divide, keep_duplicates),
+            keep_landings,
+        } => {
+            let keep = (keep_duplicates, keep_landings);
+            perft_cmd(&game, depth, fen.as_deref(), divide, keep)
+        }
         Command::Moves { game, fen } => moves_cmd(&game, fen.as_deref()),
         Command::Check { file } => check(&file),
         Command::Betza { betza } => dagaz::notation::betza::to_dagaz(&betza)
@@ -277,12 +285,15 @@ fn perft_cmd(
     depth: u32,
     fen_text: Option<&str>,
     split: bool,
-    keep_duplicates: bool,
+    (keep_duplicates, keep_landings): (bool, bool),
 ) -> CliResult {
     let game = load(name)?;
     let mut pos = start(&game, fen_text)?;
     let mut generator = Generator::new();
     generator.keep_distinct_paths(keep_duplicates);
+    if keep_landings {
+        generator.keep_distinct_landings(true);
+    }
     let t0 = Instant::now();
     let nodes = if split {
         let mut list = MoveList::new();

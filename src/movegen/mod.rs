@@ -313,6 +313,14 @@ impl Generator {
     pub fn keep_distinct_paths(&mut self, keep: bool) {
         self.vm.distinct_paths = keep;
     }
+
+    /// Like [`Generator::keep_distinct_paths`], and paths whose parts end on
+    /// different squares are different moves too (lishogi counts a Lion's
+    /// double move through an empty square apart from the single move).
+    pub fn keep_distinct_landings(&mut self, keep: bool) {
+        self.vm.distinct_paths = keep;
+        self.vm.distinct_landings = keep;
+    }
 }
 
 /// Total value of the enemy pieces a move removes or replaces.

@@ -134,6 +134,9 @@ pub(crate) struct Vm {
     /// Paths with the same effect but different landing squares are kept
     /// as different moves (the "duplicate captures kept" perft convention).
     pub distinct_paths: bool,
+    /// With `distinct_paths`, the squares where the parts ended count too
+    /// (lishogi's convention for the Lion's double moves).
+    pub distinct_landings: bool,
     /// Capture-order key of the move being recorded (`distinct_paths`).
     path_key: u64,
     found: bool,
@@ -1263,8 +1266,8 @@ impl Vm {
         self.path_key = 0;
     }
 
-    /// A key of the order in which the path captured enemy pieces and of its
-    /// landing squares, for
+    /// A key of the order in which the path captured enemy pieces (and of its
+    /// landing squares, with `distinct_landings`), for
     /// telling paths with the same effect apart (`distinct_paths`).
     fn capture_order(&self, env: &Env, cells: &[Cell]) -> u64 {
         let mut key = 0xcbf2_9ce4_8422_2325u64;
@@ -1280,7 +1283,7 @@ impl Vm {
             }
         }
         // The squares where the parts ended (a Lion's midpoint).
-        for sq in &self.landings {
+        for sq in self.landings.iter().filter(|_| self.distinct_landings) {
             key = (key ^ (0x1_0000 | sq.0 as u64)).wrapping_mul(0x100_0000_01b3);
         }
         key

@@ -254,16 +254,14 @@ async fn create_match(
         ));
     }
     let mode = match req.mode.as_deref().unwrap_or("ai") {
-        "ai" if players == 2 => Mode::Ai {
-            engine: engine_for_page(req.ai.as_deref().unwrap_or("ab:1s"))?,
-            computer: 1 - side,
+        "ai" => Mode::Ai {
+            engine: engine_for_page(req.ai.as_deref().unwrap_or(if players == 2 {
+                "ab:1s"
+            } else {
+                "mcts:1s"
+            }))?,
+            human: side,
         },
-        "ai" => {
-            return Err(ApiError::new(
-                StatusCode::BAD_REQUEST,
-                "the computer plays two-player games only (so far)",
-            ));
-        }
         "local" => Mode::Local,
         "online" => Mode::Online,
         other => {
@@ -277,7 +275,7 @@ async fn create_match(
     let token = random_id(24);
     let seats: Vec<String> = (0..players)
         .map(|p| match mode {
-            Mode::Ai { computer, .. } if p == computer => String::new(),
+            Mode::Ai { human, .. } if p != human => String::new(),
             Mode::Online if p != side => random_id(24),
             _ => token.clone(),
         })
@@ -534,11 +532,11 @@ fn restore(state: &Shared, stored: &StoredMatch, moves: &[String]) -> ApiResult<
                 .unwrap_or("ab:1s")
                 .parse()
                 .map_err(|e: ai::EngineError| broken(e.to_string()))?,
-            computer: stored
+            human: stored
                 .seats
                 .iter()
-                .position(String::is_empty)
-                .ok_or_else(|| broken("no seat for the computer".into()))?,
+                .position(|s| !s.is_empty())
+                .ok_or_else(|| broken("no seat for the person".into()))?,
         },
         other => return Err(broken(format!("unknown mode '{other}'"))),
     };
@@ -605,6 +603,9 @@ fn think_if_needed(state: Shared, live: Arc<Live>) {
         m.apply(i);
         let _ = save_result(&state, &m);
         live.notify(m.version);
+        drop(m);
+        // With more than two players the computer may move again.
+        think_if_needed(state, live);
     });
 }
 

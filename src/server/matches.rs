@@ -17,8 +17,9 @@ use crate::position::{NO_PIECE, Position};
 /// How the seats of a match are held.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Mode {
-    /// A person against the computer, which plays `computer`.
-    Ai { engine: Engine, computer: usize },
+    /// A person, who plays `human`, against the computer, which plays
+    /// every other side.
+    Ai { engine: Engine, human: usize },
     /// Two people on one screen (one token holds every seat).
     Local,
     /// Two browsers, each seat with its own token.
@@ -143,9 +144,7 @@ impl Match {
     /// The engine to ask, when the computer is to move.
     pub fn computer_to_move(&self) -> Option<Engine> {
         match self.mode {
-            Mode::Ai { engine, computer }
-                if self.result.is_none() && self.pos.side() == computer =>
-            {
+            Mode::Ai { engine, human } if self.result.is_none() && self.pos.side() != human => {
                 Some(engine)
             }
             _ => None,
@@ -256,7 +255,7 @@ impl Match {
                 ));
             }
             Mode::Local => count = 1,
-            Mode::Ai { computer, .. } => {
+            Mode::Ai { human, .. } => {
                 // Back to the person's turn, with at least one of their moves undone.
                 let mut n = 0;
                 let mut sides: Vec<usize> = Vec::new();
@@ -265,7 +264,7 @@ impl Match {
                     self.game.undo(&mut pos, mv.as_ref());
                     n += 1;
                     sides.push(pos.side());
-                    if pos.side() != computer && sides.iter().any(|s| *s != computer) {
+                    if pos.side() == human && sides.contains(&human) {
                         count = n;
                         break;
                     }
@@ -402,7 +401,10 @@ impl Match {
             "id": self.id,
             "game": game.name,
             "mode": self.mode.name(),
-            "computer": match self.mode { Mode::Ai { computer, .. } => Some(computer), _ => None },
+            "computer": match self.mode {
+                Mode::Ai { human, .. } => (0..game.players.len()).find(|p| *p != human),
+                _ => None,
+            },
             "engine": match self.mode { Mode::Ai { engine, .. } => Some(engine.to_string()), _ => None },
             "side": side,
             "you": you,
@@ -441,7 +443,7 @@ impl Match {
         }
         for (p, player) in self.game.players.iter().enumerate() {
             let who = match self.mode {
-                Mode::Ai { engine, computer } if computer == p => format!("computer ({engine})"),
+                Mode::Ai { engine, human } if human != p => format!("computer ({engine})"),
                 _ => "person".to_string(),
             };
             out += &format!("[{} \"{who}\"]\n", player.name);
@@ -498,7 +500,7 @@ mod tests {
     fn undo_against_the_computer_goes_back_to_the_person() {
         let mut m = chess_match(Mode::Ai {
             engine: Engine::Random,
-            computer: 1,
+            human: 0,
         });
         m.seats = vec!["w".into(), String::new()];
         m.play("w", "e2e4").unwrap();
