@@ -47,10 +47,7 @@ fn lishogi_perft_counts() {
 
 /// The moves of the piece on `from`.
 fn from(fen: &str, from: &str) -> Vec<String> {
-    moves(&chu(), fen)
-        .into_iter()
-        .filter(|m| m.starts_with(from))
-        .collect()
+    common::moves_from(&chu(), fen, from)
 }
 
 fn has(list: &[String], m: &str) -> bool {

@@ -12,10 +12,7 @@ fn jetan() -> Game {
 }
 
 fn of(fen: &str, from: &str) -> Vec<String> {
-    moves(&jetan(), fen)
-        .into_iter()
-        .filter(|m| m.starts_with(from))
-        .collect()
+    common::moves_from(&jetan(), fen, from)
 }
 
 #[test]

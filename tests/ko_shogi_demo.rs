@@ -12,10 +12,7 @@ fn demo() -> Game {
 }
 
 fn of(fen: &str, from: &str) -> Vec<String> {
-    moves(&demo(), fen)
-        .into_iter()
-        .filter(|m| m.starts_with(from))
-        .collect()
+    common::moves_from(&demo(), fen, from)
 }
 
 #[test]

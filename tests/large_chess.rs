@@ -5,16 +5,12 @@
 
 mod common;
 
-use common::{moves, v};
+use common::v;
 use dagaz::game::load_game;
 
 /// The moves of `game` in `fen` that start on `from`.
 fn from(game: &str, fen: &str, from: &str) -> Vec<String> {
-    let game = load_game(game).unwrap();
-    moves(&game, fen)
-        .into_iter()
-        .filter(|m| m.starts_with(from))
-        .collect()
+    common::moves_from(&load_game(game).unwrap(), fen, from)
 }
 
 #[test]

@@ -386,6 +386,13 @@ impl Game {
         }
     }
 
+    /// True if `player` has a royal piece on the board.
+    pub fn has_royal(&self, pos: &Position, player: usize) -> bool {
+        self.royal_types
+            .iter()
+            .any(|&t| pos.piece_bits(player, t as usize).iter().any(|w| *w != 0))
+    }
+
     /// Piece types that are royal.
     pub fn royal_types(&self) -> &[u16] {
         &self.royal_types

@@ -122,11 +122,7 @@ impl ChuShogi {
 
 impl EndRule for ChuShogi {
     fn result(&self, game: &Game, pos: &Position, _legal: usize) -> Option<GameResult> {
-        let royal = |player: usize| {
-            game.royal_types()
-                .iter()
-                .any(|&t| pos.piece_bits(player, t as usize).iter().any(|w| *w != 0))
-        };
+        let royal = |player: usize| game.has_royal(pos, player);
         // A position without royals on either side (a study) never ends.
         if !royal(0) && !royal(1) {
             return None;

@@ -19,15 +19,9 @@ pub(super) fn register(r: &mut HandlerRegistry) {
 
 struct Elimination;
 
-fn has_royal(game: &Game, pos: &Position, player: usize) -> bool {
-    game.royal_types()
-        .iter()
-        .any(|&t| pos.piece_bits(player, t as usize).iter().any(|w| *w != 0))
-}
-
 fn alive(game: &Game, pos: &Position) -> Vec<usize> {
     (0..game.players.len())
-        .filter(|&p| has_royal(game, pos, p))
+        .filter(|&p| game.has_royal(pos, p))
         .collect()
 }
 
@@ -67,7 +61,7 @@ impl EndRule for Elimination {
         let side = pos.side();
         let mut header = MoveHeader::new(NO_PIECE, None, None, 0);
         header.player = side as u8;
-        if !has_royal(game, pos, side) {
+        if !game.has_royal(pos, side) {
             // Out of the game: a pass.
             moves.clear();
             moves.push(header, &[], &[]);

@@ -73,6 +73,15 @@ pub fn moves_in(game: &Game, pos: &mut Position) -> Vec<String> {
     t
 }
 
+/// Sorted texts of the legal moves of `fen_text` that start with `prefix`
+/// (the moves of the piece on that square).
+pub fn moves_from(game: &Game, fen_text: &str, prefix: &str) -> Vec<String> {
+    moves(game, fen_text)
+        .into_iter()
+        .filter(|m| m.starts_with(prefix))
+        .collect()
+}
+
 /// Sorted texts of the legal moves of the position `fen_text`.
 pub fn moves(game: &Game, fen_text: &str) -> Vec<String> {
     let mut pos = position(game, fen_text);
