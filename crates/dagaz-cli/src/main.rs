@@ -1,0 +1,409 @@
+//! The `dagaz` command line: `list`, `perft`, `moves`, `check`, `betza`,
+//! `play`, `analyse`, `match` and `serve`.
+
+/// Prints a line on standard output. When the reader has gone away (the
+/// output was piped into `head`), the program ends quietly.
+macro_rules! say {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        if writeln!(std::io::stdout(), $($arg)*).is_err() {
+            std::process::exit(0);
+        }
+    }};
+}
+
+/// Like [`say!`] without the line end, flushed (for prompts).
+macro_rules! prompt {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let mut out = std::io::stdout();
+        if write!(out, $($arg)*).and_then(|_| out.flush()).is_err() {
+            std::process::exit(0);
+        }
+    }};
+}
+
+mod board;
+mod matches;
+mod play;
+
+use std::process::ExitCode;
+use std::time::Instant;
+
+use clap::{Parser, Subcommand};
+
+use dagaz::ai::Engine;
+use dagaz::game::{Game, builtin_games, load_game, load_str};
+use dagaz::movegen::{Generator, MoveList, divide, perft_with};
+use dagaz::movetext;
+use dagaz::position::Position;
+use rand::SeedableRng;
+
+#[derive(Parser)]
+#[command(
+    name = "dagaz",
+    version,
+    about = "A universal board-game system: games are data, moves are written in the Dagaz notation"
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// List the built-in games
+    List,
+    /// Count the leaf nodes of the legal move tree to a depth (perft)
+    Perft {
+        /// Built-in game name or path to a game file
+        game: String,
+        /// Depth in plies
+        depth: u32,
+        /// Start from this position instead of the game's setup
+        #[arg(long)]
+        fen: Option<String>,
+        /// Print the count below each legal first move
+        #[arg(long)]
+        divide: bool,
+        /// Count capture paths with the same effect but a different order
+        /// of captures as different moves (a convention of some draughts
+        /// data)
+        #[arg(long)]
+        keep_duplicates: bool,
+        /// Also count paths whose parts end on different squares as
+        /// different moves (lishogi's count of the chu shogi Lion's moves)
+        #[arg(long)]
+        keep_landings: bool,
+    },
+    /// Print the legal moves of a position
+    Moves {
+        /// Built-in game name or path to a game file
+        game: String,
+        /// The position (default: the game's setup)
+        #[arg(long)]
+        fen: Option<String>,
+    },
+    /// Validate a game file: print diagnostics, exit non-zero on error
+    Check {
+        /// Path to a game file
+        file: String,
+    },
+    /// Translate a piece's moves from Betza notation (e.g. "mRcpR") into
+    /// the Dagaz move notation
+    Betza {
+        /// The piece in Betza notation, with XBetza's multi-leg `a`
+        betza: String,
+    },
+    /// Play in the terminal, against another person or the computer
+    Play {
+        /// Built-in game name or path to a game file
+        game: String,
+        /// Start from this position
+        #[arg(long)]
+        fen: Option<String>,
+        /// The computer's engine: random, ab:2s, ab:d6, mcts:1s, mcts-greedy:5000n
+        #[arg(long, value_name = "ENGINE")]
+        ai: Option<String>,
+        /// The player the --ai engine plays (default: the last); repeatable
+        #[arg(long = "computer", value_name = "PLAYER")]
+        computer: Vec<String>,
+        /// Let a random mover play this side; repeatable
+        #[arg(long = "random", value_name = "PLAYER")]
+        random: Vec<String>,
+        /// Seed for the computer's random choices, for repeatable games
+        #[arg(long)]
+        seed: Option<u64>,
+    },
+    /// Let the computer analyse a position: best move, score, depth, line
+    Analyse {
+        /// Built-in game name or path to a game file
+        game: String,
+        /// The position (default: the game's setup)
+        #[arg(long)]
+        fen: Option<String>,
+        /// The engine
+        #[arg(long, default_value = "ab:2s", value_name = "ENGINE")]
+        ai: String,
+        #[arg(long, default_value_t = 0)]
+        seed: u64,
+    },
+    /// Play a match between two engines
+    Match {
+        /// Built-in game name or path to a game file
+        game: String,
+        /// Engine A
+        #[arg(long, value_name = "ENGINE")]
+        a: String,
+        /// Engine B
+        #[arg(long, value_name = "ENGINE")]
+        b: String,
+        /// Number of games (A plays first in the odd-numbered ones)
+        #[arg(long, default_value_t = 100)]
+        games: u32,
+        /// Games played at the same time
+        #[arg(long, default_value_t = 1)]
+        threads: usize,
+        /// Seed for all random choices, for repeatable matches
+        #[arg(long, default_value_t = 0)]
+        seed: u64,
+        /// Random plies at the start of each game, for variety
+        #[arg(long, default_value_t = 0)]
+        openings: usize,
+        /// Games longer than this are drawn
+        #[arg(long, default_value_t = 400)]
+        max_plies: usize,
+        /// Write the games to this file
+        #[arg(long)]
+        save: Option<std::path::PathBuf>,
+    },
+    /// Serve the web page: play any game in the browser
+    Serve {
+        /// Address to listen on (loopback unless told otherwise)
+        #[arg(long, default_value = "127.0.0.1:8080")]
+        addr: std::net::SocketAddr,
+        /// SQLite database where matches are saved
+        #[arg(long, default_value = "dagaz.db")]
+        db: std::path::PathBuf,
+        /// A folder of extra game files to offer
+        #[arg(long, value_name = "DIR")]
+        games: Option<std::path::PathBuf>,
+    },
+}
+
+/// Runs the command line; errors are printed and give a non-zero exit code.
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::List => list(),
+        Command::Serve { addr, db, games } => serve(dagaz_server::ServerConfig {
+            addr,
+            db,
+            games_dir: games,
+        }),
+        Command::Perft {
+            game,
+            depth,
+            fen,
+            divide,
+            keep_duplicates,
+            keep_landings,
+        } => {
+            let keep = (keep_duplicates, keep_landings);
+            perft_cmd(&game, depth, fen.as_deref(), divide, keep)
+        }
+        Command::Moves { game, fen } => moves_cmd(&game, fen.as_deref()),
+        Command::Check { file } => check(&file),
+        Command::Betza { betza } => dagaz::notation::betza::to_dagaz(&betza)
+            .map(|text| say!("{text}"))
+            .map_err(|e| e.to_string()),
+        Command::Play {
+            game,
+            fen,
+            ai,
+            computer,
+            random,
+            seed,
+        } => load(&game).and_then(|g| {
+            let pos = start(&g, fen.as_deref())?;
+            let ai = ai
+                .map(|a| a.parse::<Engine>().map_err(|e| e.to_string()))
+                .transpose()?;
+            let sides = play::computer_players(&g, &random, &computer, ai)?;
+            play::play(&g, pos, &sides, seed)
+        }),
+        Command::Analyse {
+            game,
+            fen,
+            ai,
+            seed,
+        } => analyse(&game, fen.as_deref(), &ai, seed),
+        Command::Match {
+            game,
+            a,
+            b,
+            games,
+            threads,
+            seed,
+            openings,
+            max_plies,
+            save,
+        } => load(&game).and_then(|g| {
+            let spec = matches::MatchSpec {
+                a: a.parse()
+                    .map_err(|e: dagaz::ai::EngineError| e.to_string())?,
+                b: b.parse()
+                    .map_err(|e: dagaz::ai::EngineError| e.to_string())?,
+                games,
+                threads,
+                seed,
+                openings,
+                max_plies,
+                save,
+            };
+            matches::run(&g, &spec)
+        }),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("{}", e.trim_end());
+            ExitCode::FAILURE
+        }
+    }
+}
+
+type CliResult = Result<(), String>;
+
+fn load(name: &str) -> Result<Game, String> {
+    load_game(name).map_err(|e| e.to_string())
+}
+
+fn start(game: &Game, fen_text: Option<&str>) -> Result<Position, String> {
+    match fen_text {
+        None => Ok(game.initial_position()),
+        Some(text) => game.parse_position(text).map_err(|e| e.to_string()),
+    }
+}
+
+fn list() -> CliResult {
+    for g in builtin_games() {
+        match load_str(g.source, g.name, g.name) {
+            Ok(game) => say!("{:<12} {}", g.name, game.description),
+            Err(e) => say!(
+                "{:<12} (does not load: {})",
+                g.name,
+                e.diagnostics.first().map_or("", |d| &d.message)
+            ),
+        }
+    }
+    Ok(())
+}
+
+fn perft_cmd(
+    name: &str,
+    depth: u32,
+    fen_text: Option<&str>,
+    split: bool,
+    (keep_duplicates, keep_landings): (bool, bool),
+) -> CliResult {
+    let game = load(name)?;
+    let mut pos = start(&game, fen_text)?;
+    let mut generator = Generator::new();
+    generator.keep_distinct_paths(keep_duplicates);
+    if keep_landings {
+        generator.keep_distinct_landings(true);
+    }
+    let t0 = Instant::now();
+    let nodes = if split {
+        let mut list = MoveList::new();
+        generator
+            .legal(&game, &mut pos, &mut list)
+            .map_err(|e| e.to_string())?;
+        let texts = movetext::texts(&game, &list);
+        let counts = divide(&game, &mut pos, depth, &mut generator).map_err(|e| e.to_string())?;
+        let mut rows: Vec<(String, u64)> = texts
+            .into_iter()
+            .zip(counts.into_iter().map(|(_, n)| n))
+            .collect();
+        rows.sort();
+        for (text, n) in &rows {
+            say!("{text}: {n}");
+        }
+        rows.iter().map(|(_, n)| n).sum()
+    } else {
+        perft_with(&game, &mut pos, depth, &mut generator).map_err(|e| e.to_string())?
+    };
+    let secs = t0.elapsed().as_secs_f64();
+    say!("nodes {nodes}");
+    say!("time {secs:.3} s");
+    say!("nps {:.0}", nodes as f64 / secs.max(1e-9));
+    Ok(())
+}
+
+fn moves_cmd(name: &str, fen_text: Option<&str>) -> CliResult {
+    let game = load(name)?;
+    let mut pos = start(&game, fen_text)?;
+    let mut list = MoveList::new();
+    Generator::new()
+        .legal(&game, &mut pos, &mut list)
+        .map_err(|e| e.to_string())?;
+    let mut texts = movetext::texts(&game, &list);
+    texts.sort();
+    say!("{}", texts.join(" "));
+    Ok(())
+}
+
+fn analyse(name: &str, fen_text: Option<&str>, ai: &str, seed: u64) -> CliResult {
+    let game = load(name)?;
+    let mut pos = start(&game, fen_text)?;
+    let engine: Engine = ai
+        .parse()
+        .map_err(|e: dagaz::ai::EngineError| e.to_string())?;
+    let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
+    let t0 = Instant::now();
+    let Some(choice) =
+        dagaz::ai::choose(&game, &mut pos, engine, &mut rng).map_err(|e| e.to_string())?
+    else {
+        say!("no legal move");
+        return Ok(());
+    };
+    let mut line = Vec::new();
+    let mut list = MoveList::new();
+    let mut generator = Generator::new();
+    for mv in &choice.pv {
+        generator
+            .legal(&game, &mut pos, &mut list)
+            .map_err(|e| e.to_string())?;
+        let texts = movetext::texts(&game, &list);
+        let text = list
+            .iter()
+            .position(|m| {
+                m.changes == mv.changes.as_slice() && m.landings == mv.landings.as_slice()
+            })
+            .map_or_else(|| movetext::text(&game, mv.as_ref()), |i| texts[i].clone());
+        line.push(text);
+        game.make(&mut pos, mv.as_ref());
+    }
+    say!("best {}", line.first().map_or("", String::as_str));
+    match choice.score {
+        Some(s) if s.abs() >= dagaz::ai::search::WIN - 1000 => {
+            let plies = dagaz::ai::search::WIN - s.abs();
+            say!(
+                "score {} in {plies} plies",
+                if s > 0 { "win" } else { "loss" }
+            );
+        }
+        Some(s) => say!("score {s:+}"),
+        None => {}
+    }
+    say!("depth {}", choice.depth);
+    say!("nodes {}", choice.nodes);
+    say!("time {:.3} s", t0.elapsed().as_secs_f64());
+    say!("pv {}", line.join(" "));
+    Ok(())
+}
+
+fn check(file: &str) -> CliResult {
+    let game = load(file)?;
+    say!(
+        "{}: ok ({}, {} players, {} squares, {} piece types)",
+        file,
+        game.title,
+        game.players.len(),
+        game.topology.len(),
+        game.pieces.len()
+    );
+    Ok(())
+}
+
+/// `serve`: runs the web server on a tokio runtime until Ctrl-C.
+fn serve(config: dagaz_server::ServerConfig) -> Result<(), String> {
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| format!("cannot start the server: {e}"))?;
+    runtime
+        .block_on(dagaz_server::serve(config))
+        .map_err(|e| e.to_string())
+}

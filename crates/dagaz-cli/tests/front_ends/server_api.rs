@@ -1,0 +1,246 @@
+//! The web API, against a real `dagaz serve` on a loopback port.
+
+use std::io::Read;
+use std::time::{Duration, Instant};
+
+use crate::server::TestServer;
+use serde_json::{Value, json};
+
+fn moves(state: &Value) -> Vec<String> {
+    state["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m.as_str().unwrap().to_string())
+        .collect()
+}
+
+/// Polls the match until `done` holds (the computer's move arrives).
+fn wait_for(server: &TestServer, path: &str, done: impl Fn(&Value) -> bool) -> Value {
+    let start = Instant::now();
+    loop {
+        let (status, state) = server.get(path);
+        assert_eq!(status, 200, "{state}");
+        if done(&state) {
+            return state;
+        }
+        assert!(
+            start.elapsed() < Duration::from_secs(30),
+            "timed out: {state}"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+#[test]
+fn a_match_survives_a_restart() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("games.db");
+    let mut server = TestServer::start(&db);
+    let (id, token, _) = server.create(&json!({"game": "chess", "mode": "local"}));
+    let path = format!("/api/matches/{id}/moves");
+    let (status, state) = server.post(&path, &json!({"move": "e2e4", "token": token}));
+    assert_eq!(status, 200, "{state}");
+    assert_eq!(moves(&state), ["e2e4"]);
+
+    // An illegal move is refused with a message and changes nothing.
+    let (status, r) = server.post(&path, &json!({"move": "e7e4", "token": token}));
+    assert_eq!(status, 400);
+    assert!(
+        r["error"]
+            .as_str()
+            .unwrap()
+            .contains("'e7e4' is not a legal move"),
+        "{r}"
+    );
+    let (_, state) = server.get(&format!("/api/matches/{id}?token={token}"));
+    assert_eq!(moves(&state), ["e2e4"]);
+    assert_eq!(state["side"], 1);
+
+    // The server dies; a new one on the same file finds the match.
+    server.kill();
+    let server = TestServer::start(&db);
+    let (status, state) = server.get(&format!("/api/matches/{id}?token={token}"));
+    assert_eq!(status, 200, "{state}");
+    assert_eq!(moves(&state), ["e2e4"]);
+    assert_eq!(state["you"], json!([0, 1]));
+    let (status, state) = server.post(&path, &json!({"move": "e7e5", "token": token}));
+    assert_eq!(status, 200, "{state}");
+    assert_eq!(moves(&state), ["e2e4", "e7e5"]);
+    let (_, list) = server.get("/api/matches");
+    let listed = list
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|m| m["id"] == id.as_str())
+        .unwrap();
+    assert_eq!(listed["plies"], 2);
+    assert_eq!(listed["result"], Value::Null);
+}
+
+#[test]
+fn seats_turns_and_finished_games() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = TestServer::start(&dir.path().join("db"));
+    let (id, white, created) = server.create(&json!({"game": "chess", "mode": "online"}));
+    let black = created["invites"][0]["token"].as_str().unwrap().to_string();
+    assert_eq!(created["invites"][0]["player"], "Black");
+    assert_ne!(white, black);
+    let path = format!("/api/matches/{id}/moves");
+    let (status, r) = server.post(&path, &json!({"move": "e2e4"}));
+    assert_eq!(status, 403, "a spectator cannot move: {r}");
+    let (status, _) = server.post(&path, &json!({"move": "e2e4", "token": "guess"}));
+    assert_eq!(status, 403);
+    let (status, r) = server.post(&path, &json!({"move": "e7e5", "token": black}));
+    assert_eq!(status, 409, "out of turn: {r}");
+    assert_eq!(
+        server
+            .post(&path, &json!({"move": "e2e4", "token": white}))
+            .0,
+        200
+    );
+    assert_eq!(
+        server
+            .post(&path, &json!({"move": "e7e5", "token": black}))
+            .0,
+        200
+    );
+    // No takebacks between two browsers.
+    let undo = format!("/api/matches/{id}/undo");
+    assert_eq!(server.post(&undo, &json!({"token": white})).0, 409);
+    // Resigning ends the game; moves are then refused.
+    let (status, state) = server.post(
+        &format!("/api/matches/{id}/resign"),
+        &json!({"token": black}),
+    );
+    assert_eq!(status, 200);
+    assert_eq!(state["result"]["text"], "1-0");
+    let (status, r) = server.post(&path, &json!({"move": "g1f3", "token": white}));
+    assert_eq!(status, 409);
+    assert!(r["error"].as_str().unwrap().contains("over"), "{r}");
+    // The export is a game record.
+    let text = reqwest::blocking::get(server.url(&format!("/api/matches/{id}/export")))
+        .unwrap()
+        .text()
+        .unwrap();
+    assert!(
+        text.contains("[Result \"1-0\"]") && text.contains("1. e2e4 e7e5"),
+        "{text}"
+    );
+}
+
+#[test]
+fn bad_requests_get_json_errors() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = TestServer::start(&dir.path().join("db"));
+    let (status, r) = server.post("/api/matches", &json!({"game": "no-such-game"}));
+    assert_eq!(status, 400);
+    assert!(r["error"].as_str().unwrap().contains("unknown game"), "{r}");
+    let (status, _) = server.post(
+        "/api/matches",
+        &json!({"game": "chess", "mode": "ai", "ai": "ab:999s"}),
+    );
+    assert_eq!(status, 400);
+    let (status, _) = server.post("/api/matches", &json!({"game": "chess", "side": 5}));
+    assert_eq!(status, 400);
+    let (status, r) = server.get("/api/matches/nonexistent");
+    assert_eq!(status, 404);
+    assert!(r["error"].is_string());
+    assert_eq!(server.get("/api/games/../../etc/passwd").0, 404);
+    let client = reqwest::blocking::Client::new();
+    let r = client
+        .post(server.url("/api/matches"))
+        .header("content-type", "application/json")
+        .body("{not json")
+        .send()
+        .unwrap();
+    assert_eq!(r.status().as_u16(), 400);
+    assert!(r.json::<Value>().unwrap()["error"].is_string());
+    let r = client
+        .post(server.url("/api/matches"))
+        .header("content-type", "application/json")
+        .body(format!("{{\"game\": \"{}\"}}", "x".repeat(100_000)))
+        .send()
+        .unwrap();
+    assert_eq!(r.status().as_u16(), 413, "oversized bodies are refused");
+    // Nothing was created by any of this.
+    assert_eq!(server.get("/api/matches").1, json!([]));
+}
+
+#[test]
+fn the_computer_replies_and_undo_goes_back_to_the_person() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = TestServer::start(&dir.path().join("db"));
+    // The person plays Black: the computer (random mover) opens.
+    let (id, token, _) = server.create(&json!({"game": "chess", "ai": "random", "side": 1}));
+    let path = format!("/api/matches/{id}?token={token}");
+    let state = wait_for(&server, &path, |s| moves(s).len() == 1);
+    assert_eq!(state["you"], json!([1]));
+    let reply = state["legal"][0]["text"].as_str().unwrap().to_string();
+    let (status, _) = server.post(
+        &format!("/api/matches/{id}/moves"),
+        &json!({"move": reply, "token": token}),
+    );
+    assert_eq!(status, 200);
+    let state = wait_for(&server, &path, |s| moves(s).len() == 3);
+    assert_eq!(state["thinking"], false);
+    let (status, state) = server.post(&format!("/api/matches/{id}/undo"), &json!({"token": token}));
+    assert_eq!(status, 200, "{state}");
+    assert_eq!(moves(&state).len(), 1, "back to the person's turn: {state}");
+}
+
+#[test]
+fn the_computer_plays_the_three_other_sides_of_four_player_chess() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = TestServer::start(&dir.path().join("db"));
+    // The person plays West (side 1): South, North and East are the computer.
+    let (id, token, _) = server.create(&json!({
+        "game": "four-player-chess", "ai": "random", "side": 1
+    }));
+    let path = format!("/api/matches/{id}?token={token}");
+    let state = wait_for(&server, &path, |s| moves(s).len() == 1);
+    assert_eq!(state["you"], json!([1]));
+    let reply = state["legal"][0]["text"].as_str().unwrap().to_string();
+    let (status, _) = server.post(
+        &format!("/api/matches/{id}/moves"),
+        &json!({"move": reply, "token": token}),
+    );
+    assert_eq!(status, 200);
+    // North, East and South move in turn; then it is West's turn again.
+    let state = wait_for(&server, &path, |s| moves(s).len() == 5);
+    assert_eq!(state["side"], 1, "{state}");
+    let (status, state) = server.post(&format!("/api/matches/{id}/undo"), &json!({"token": token}));
+    assert_eq!(status, 200, "{state}");
+    assert_eq!(moves(&state).len(), 1, "back to the person's turn: {state}");
+}
+
+#[test]
+fn events_announce_each_change() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = TestServer::start(&dir.path().join("db"));
+    let (id, token, _) = server.create(&json!({"game": "checkers", "mode": "local"}));
+    let mut stream = reqwest::blocking::Client::new()
+        .get(server.url(&format!("/api/matches/{id}/events")))
+        .send()
+        .unwrap();
+    assert_eq!(stream.status().as_u16(), 200);
+    let mut seen = String::new();
+    let mut buf = [0u8; 256];
+    let mut read_until = |needle: &str, seen: &mut String| {
+        while !seen.contains(needle) {
+            let n = stream.read(&mut buf).unwrap();
+            assert!(n > 0, "stream ended: {seen}");
+            seen.push_str(&String::from_utf8_lossy(&buf[..n]));
+        }
+    };
+    read_until("data: 0", &mut seen);
+    let (_, state) = server.get(&format!("/api/matches/{id}"));
+    let first = state["legal"][0]["text"].clone();
+    let (status, _) = server.post(
+        &format!("/api/matches/{id}/moves"),
+        &json!({"move": first, "token": token}),
+    );
+    assert_eq!(status, 200);
+    read_until("data: 1", &mut seen);
+    assert!(seen.contains("event: version"), "{seen}");
+}

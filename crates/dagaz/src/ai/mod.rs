@@ -1,0 +1,240 @@
+//! The computer opponent for every game: alpha-beta search ([`search`]),
+//! Monte-Carlo tree search ([`mcts`]), a random mover, the evaluation they
+//! share ([`eval`]) and a match runner to measure them ([`arena`]).
+//!
+//! Engines are named by short specs: `random`, `ab:0.2s`, `ab:d4`,
+//! `mcts:5000n`, `mcts-greedy:1s` (limits: seconds `s`, milliseconds `ms`,
+//! depth `d`, nodes or playouts `n`).
+
+pub mod arena;
+pub mod eval;
+pub mod mcts;
+pub mod search;
+
+use std::fmt;
+use std::str::FromStr;
+use std::time::Duration;
+
+use rand::RngExt;
+use rand::rngs::StdRng;
+
+use crate::game::{Game, GameResult};
+use crate::movegen::{GenError, Generator, Move, MoveList};
+use crate::position::Position;
+
+/// How long an engine may think.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Limit {
+    Time(Duration),
+    Depth(u32),
+    Nodes(u64),
+}
+
+/// A computer player.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Engine {
+    /// Plays a uniformly random legal move.
+    Random,
+    /// Alpha-beta search with iterative deepening.
+    AlphaBeta(Limit),
+    /// Monte-Carlo tree search (UCT) with random playouts, or playouts that
+    /// prefer captures (`greedy`).
+    Mcts { limit: Limit, greedy: bool },
+}
+
+/// A spec that names no engine.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("bad engine '{spec}': {reason} (try random, ab:0.2s, ab:d4, mcts:5000n, mcts-greedy:1s)")]
+pub struct EngineError {
+    pub spec: String,
+    pub reason: String,
+}
+
+impl FromStr for Engine {
+    type Err = EngineError;
+
+    fn from_str(spec: &str) -> Result<Engine, EngineError> {
+        let fail = |reason: &str| EngineError {
+            spec: spec.to_string(),
+            reason: reason.to_string(),
+        };
+        let (kind, limit) = match spec.split_once(':') {
+            Some((k, l)) => (k, Some(l)),
+            None => (spec, None),
+        };
+        let limit = match limit {
+            None => None,
+            Some(l) => Some(parse_limit(l).ok_or_else(|| fail(&format!("unknown limit '{l}'")))?),
+        };
+        match kind {
+            "random" if limit.is_none() => Ok(Engine::Random),
+            "random" => Err(fail("the random mover takes no limit")),
+            "ab" => Ok(Engine::AlphaBeta(
+                limit.unwrap_or(Limit::Time(Duration::from_secs(1))),
+            )),
+            "mcts" | "mcts-greedy" => Ok(Engine::Mcts {
+                limit: limit.unwrap_or(Limit::Time(Duration::from_secs(1))),
+                greedy: kind == "mcts-greedy",
+            }),
+            _ => Err(fail(&format!("unknown engine '{kind}'"))),
+        }
+    }
+}
+
+fn parse_limit(text: &str) -> Option<Limit> {
+    if let Some(ms) = text.strip_suffix("ms") {
+        return ms
+            .parse::<u64>()
+            .ok()
+            .map(|v| Limit::Time(Duration::from_millis(v)));
+    }
+    if let Some(s) = text.strip_suffix('s') {
+        return s
+            .parse::<f64>()
+            .ok()
+            .filter(|v| v.is_finite() && *v > 0.0 && *v < 1e6)
+            .map(|v| Limit::Time(Duration::from_secs_f64(v)));
+    }
+    if let Some(d) = text.strip_prefix('d') {
+        return d
+            .parse::<u32>()
+            .ok()
+            .filter(|d| (1..=64).contains(d))
+            .map(Limit::Depth);
+    }
+    if let Some(n) = text.strip_suffix('n') {
+        return n.parse::<u64>().ok().filter(|n| *n > 0).map(Limit::Nodes);
+    }
+    None
+}
+
+impl fmt::Display for Limit {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Limit::Time(d) if d.subsec_millis() != 0 || d.as_secs() == 0 => {
+                write!(f, "{}ms", d.as_millis())
+            }
+            Limit::Time(d) => write!(f, "{}s", d.as_secs()),
+            Limit::Depth(d) => write!(f, "d{d}"),
+            Limit::Nodes(n) => write!(f, "{n}n"),
+        }
+    }
+}
+
+impl fmt::Display for Engine {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Engine::Random => write!(f, "random"),
+            Engine::AlphaBeta(l) => write!(f, "ab:{l}"),
+            Engine::Mcts {
+                limit,
+                greedy: false,
+            } => write!(f, "mcts:{limit}"),
+            Engine::Mcts {
+                limit,
+                greedy: true,
+            } => write!(f, "mcts-greedy:{limit}"),
+        }
+    }
+}
+
+/// What an engine decided.
+#[derive(Clone, Debug)]
+pub struct Choice {
+    pub mv: Move,
+    /// Score from the mover's point of view (centipawn-like; mates near
+    /// ±[`search::WIN`]), if the engine computes one.
+    pub score: Option<i32>,
+    /// Depth of the last completed iteration (alpha-beta).
+    pub depth: u32,
+    /// Principal variation, starting with `mv`.
+    pub pv: Vec<Move>,
+    /// Positions visited (alpha-beta) or playouts (MCTS).
+    pub nodes: u64,
+}
+
+/// Lets `engine` choose a move for the side to move; `None` if there is no
+/// legal move.
+pub fn choose(
+    game: &Game,
+    pos: &mut Position,
+    engine: Engine,
+    rng: &mut StdRng,
+) -> Result<Option<Choice>, GenError> {
+    match engine {
+        Engine::Random => {
+            let mut list = MoveList::new();
+            Generator::new().legal(game, pos, &mut list)?;
+            if list.is_empty() {
+                return Ok(None);
+            }
+            let mv = list.get(rng.random_range(0..list.len())).to_owned();
+            Ok(Some(Choice {
+                pv: vec![mv.clone()],
+                mv,
+                score: None,
+                depth: 0,
+                nodes: 1,
+            }))
+        }
+        Engine::AlphaBeta(limit) => search::Searcher::new(game, limit).best(pos),
+        Engine::Mcts { limit, greedy } => mcts::Mcts::new(game, limit, greedy, rng).best(pos),
+    }
+}
+
+/// The game's result in `pos`, evaluating every goal (also those that need
+/// moves other than the legal ones).
+pub fn terminal(
+    game: &Game,
+    generator: &mut Generator,
+    pos: &mut Position,
+    legal: usize,
+) -> Result<Option<GameResult>, GenError> {
+    if game.rules.goals.colour_blocked.is_some() {
+        generator.result(game, pos)
+    } else {
+        Ok(game.result(pos, legal))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn engine_specs() {
+        assert_eq!("random".parse::<Engine>(), Ok(Engine::Random));
+        assert_eq!(
+            "ab:d4".parse::<Engine>(),
+            Ok(Engine::AlphaBeta(Limit::Depth(4)))
+        );
+        assert_eq!(
+            "ab:0.2s".parse::<Engine>(),
+            Ok(Engine::AlphaBeta(Limit::Time(Duration::from_millis(200))))
+        );
+        assert_eq!(
+            "mcts-greedy:500n".parse::<Engine>(),
+            Ok(Engine::Mcts {
+                limit: Limit::Nodes(500),
+                greedy: true
+            })
+        );
+        for bad in [
+            "",
+            "ab:",
+            "ab:fast",
+            "alpha:1s",
+            "random:1s",
+            "ab:d0",
+            "ab:-1s",
+            "mcts:0n",
+        ] {
+            assert!(bad.parse::<Engine>().is_err(), "{bad}");
+        }
+        assert_eq!(
+            "ab:200ms".parse::<Engine>().unwrap().to_string(),
+            "ab:200ms"
+        );
+        assert_eq!("mcts:2s".parse::<Engine>().unwrap().to_string(), "mcts:2s");
+    }
+}

@@ -1,0 +1,108 @@
+//! The computer players find forced wins at small depths, and matches run.
+
+use dagaz::ai::arena::{GameSetup, play_game};
+use dagaz::ai::search::WIN;
+use dagaz::ai::{Engine, Limit, choose};
+use dagaz::game::load_game;
+use dagaz::movetext;
+use rand::SeedableRng;
+use rand::rngs::StdRng;
+
+/// The engine's move in a position, as text, and its score.
+fn best(game_name: &str, fen_text: &str, engine: Engine) -> (String, Option<i32>) {
+    let game = load_game(game_name).unwrap();
+    let mut pos = game.parse_position(fen_text).unwrap();
+    let mut rng = StdRng::seed_from_u64(1);
+    let choice = choose(&game, &mut pos, engine, &mut rng)
+        .unwrap()
+        .expect("a move");
+    (movetext::text(&game, choice.mv.as_ref()), choice.score)
+}
+
+#[test]
+fn alpha_beta_finds_mate_in_one() {
+    let (mv, score) = best(
+        "chess",
+        "6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1",
+        Engine::AlphaBeta(Limit::Depth(2)),
+    );
+    assert_eq!(mv, "a1a8");
+    assert_eq!(score, Some(WIN - 1));
+}
+
+#[test]
+fn alpha_beta_finds_mate_in_two() {
+    // 1. Nf6+ gxf6 2. Bxf7#
+    let fen = "r2qkb1r/pp2nppp/3p4/2pNN1B1/2BnP3/3P4/PPP2PPP/R2bK2R w KQkq - 1 1";
+    let (mv, score) = best("chess", fen, Engine::AlphaBeta(Limit::Depth(4)));
+    assert_eq!(mv, "d5f6");
+    assert_eq!(score, Some(WIN - 3));
+}
+
+#[test]
+fn alpha_beta_wins_material_in_checkers() {
+    // 25-21 gives a man: 15x22 is forced, then 21x14x7 takes two.
+    let (mv, score) = best(
+        "checkers",
+        "W:W11,18,24,25:B10,15,17,23",
+        Engine::AlphaBeta(Limit::Depth(6)),
+    );
+    assert_eq!(mv, "25-21");
+    assert!(score.is_some_and(|s| s >= 90), "{score:?}");
+}
+
+#[test]
+fn mcts_finds_mate_in_one() {
+    let engine = Engine::Mcts {
+        limit: Limit::Nodes(3000),
+        greedy: false,
+    };
+    let (mv, _) = best("chess", "6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1", engine);
+    assert_eq!(mv, "a1a8");
+}
+
+#[test]
+fn alpha_beta_beats_the_random_mover() {
+    let game = load_game("checkers").unwrap();
+    for seed in 0..2 {
+        let engines = if seed == 0 {
+            [Engine::AlphaBeta(Limit::Depth(3)), Engine::Random]
+        } else {
+            [Engine::Random, Engine::AlphaBeta(Limit::Depth(3))]
+        };
+        let setup = GameSetup {
+            engines,
+            opening_plies: 0,
+            max_plies: 300,
+            seed,
+        };
+        let record = play_game(&game, &setup).unwrap();
+        match record.result {
+            dagaz::game::GameResult::Win { winner, .. } => {
+                assert_eq!(winner as u64, seed, "{:?}", record.moves)
+            }
+            other => panic!("{other:?} after {:?}", record.moves),
+        }
+    }
+}
+
+#[test]
+fn games_are_repeatable_with_a_seed() {
+    let game = load_game("fanorona").unwrap();
+    let setup = GameSetup {
+        engines: [
+            Engine::Random,
+            Engine::Mcts {
+                limit: Limit::Nodes(50),
+                greedy: true,
+            },
+        ],
+        opening_plies: 2,
+        max_plies: 60,
+        seed: 9,
+    };
+    let a = play_game(&game, &setup).unwrap();
+    let b = play_game(&game, &setup).unwrap();
+    assert_eq!(a.moves, b.moves);
+    assert!(!a.moves.is_empty());
+}

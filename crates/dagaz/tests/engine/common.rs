@@ -1,0 +1,111 @@
+//! Helpers shared by the integration tests: small "laboratory" games built
+//! around one piece under test, and move listing.
+
+#![allow(dead_code)]
+
+use dagaz::game::{Game, load_str};
+use dagaz::movegen::{Generator, MoveList};
+use dagaz::movetext;
+use dagaz::position::Position;
+
+/// An 8x8 game with a piece `Tester` (letter T) whose moves are `moves`,
+/// an immobile `Stone` (S), a `Walker` (W) that steps one square in any
+/// direction, and a `Rook` (R). Black reads the board upside down. `extra`
+/// is appended to the file (rules, handlers, zones…).
+pub fn lab(moves: &str, extra: &str) -> Game {
+    lab_with(&format!("moves = '''{moves}'''"), extra)
+}
+
+/// Like [`lab`], with the tester's whole `moves = …` line given.
+pub fn lab_with(moves_line: &str, extra: &str) -> Game {
+    let source = lab_source(moves_line, extra);
+    load_str(&source, "lab.toml", "lab").unwrap_or_else(|e| panic!("{e}"))
+}
+
+pub fn lab_source(moves_line: &str, extra: &str) -> String {
+    format!(
+        r#"
+[game]
+name = "lab"
+players = ["White", "Black"]
+
+[board]
+grid = "a-h x 8-1"
+
+[players.Black]
+map = "N=S S=N O=T T=O M=R R=M"
+
+[zones.far]
+White = "a8-h8"
+Black = "a1-h1"
+
+[pieces.Tester]
+letter = "T"
+{moves_line}
+
+[pieces.Stone]
+letter = "S"
+
+[pieces.Walker]
+letter = "W"
+moves = "*"
+
+[pieces.Rook]
+letter = "R"
+moves = "(+)([p]\\1)*"
+
+[setup]
+fen = "8/8/8/8/3T4/8/8/8 w - - 0 1"
+
+{extra}
+"#
+    )
+}
+
+/// Sorted texts of the legal moves in `pos`.
+pub fn moves_in(game: &Game, pos: &mut Position) -> Vec<String> {
+    let mut list = MoveList::new();
+    Generator::new().legal(game, pos, &mut list).unwrap();
+    let mut t = movetext::texts(game, &list);
+    t.sort();
+    t
+}
+
+/// Sorted texts of the legal moves of `fen_text` that start with `prefix`
+/// (the moves of the piece on that square).
+pub fn moves_from(game: &Game, fen_text: &str, prefix: &str) -> Vec<String> {
+    moves(game, fen_text)
+        .into_iter()
+        .filter(|m| m.starts_with(prefix))
+        .collect()
+}
+
+/// Sorted texts of the legal moves of the position `fen_text`.
+pub fn moves(game: &Game, fen_text: &str) -> Vec<String> {
+    let mut pos = position(game, fen_text);
+    moves_in(game, &mut pos)
+}
+
+pub fn position(game: &Game, fen_text: &str) -> Position {
+    game.parse_position(fen_text)
+        .unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// Plays a move given by its text.
+pub fn play(game: &Game, pos: &mut Position, text: &str) {
+    let mut list = MoveList::new();
+    Generator::new().legal(game, pos, &mut list).unwrap();
+    let i = movetext::find(game, &list, text).unwrap_or_else(|e| panic!("{e}"));
+    game.make(pos, list.get(i));
+}
+
+/// Moves of the tester on d4 of an otherwise empty board.
+pub fn alone(moves_expr: &str) -> Vec<String> {
+    moves(&lab(moves_expr, ""), "8/8/8/8/3T4/8/8/8 w - - 0 1")
+}
+
+pub fn v(list: &[&str]) -> Vec<String> {
+    let mut out: Vec<String> = list.iter().map(|s| s.to_string()).collect();
+    out.sort();
+    out
+}

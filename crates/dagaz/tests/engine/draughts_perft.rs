@@ -1,0 +1,92 @@
+//! Draughts perft against the published counts in
+//! `tests/data/draughts-perft.tsv` (copied from the project's shared test
+//! data, with sources). The `duplicate_captures` column says how the source
+//! counts two capture paths with the same start, end and captured pieces:
+//! `drop` counts them once (dagaz's default), `keep` counts each path.
+//!
+//! `cargo test` runs the rows of at most 1.1 million nodes; the ignored test
+//! runs larger rows up to `DAGAZ_PERFT_MAX` nodes (default 30 million).
+
+use dagaz::game::load_game;
+use dagaz::movegen::{Generator, perft_with};
+
+struct Row {
+    variant: String,
+    position: String,
+    depth: u32,
+    nodes: u128,
+    keep: bool,
+}
+
+fn rows() -> Vec<Row> {
+    include_str!("../data/draughts-perft.tsv")
+        .lines()
+        .skip(1)
+        .filter(|l| !l.trim().is_empty())
+        .map(|line| {
+            let f: Vec<&str> = line.split('\t').collect();
+            assert!(
+                f.len() >= 7 && !f[6].is_empty(),
+                "row without a source: {line}"
+            );
+            Row {
+                variant: f[0].to_string(),
+                position: f[2].to_string(),
+                depth: f[3].parse().unwrap(),
+                nodes: f[4].parse().unwrap(),
+                keep: f[5] == "keep",
+            }
+        })
+        .collect()
+}
+
+fn game_name(variant: &str) -> &'static str {
+    match variant {
+        "checkers-english" => "checkers",
+        "russian" => "russian-draughts",
+        "international" => "international-draughts",
+        other => panic!("no game for variant {other}"),
+    }
+}
+
+fn check(min: u128, max: u128) -> usize {
+    let mut checked = 0;
+    for row in rows().iter().filter(|r| r.nodes > min && r.nodes <= max) {
+        let game = load_game(game_name(&row.variant)).unwrap();
+        let mut pos = game.parse_position(&row.position).unwrap();
+        let mut generator = Generator::new();
+        generator.keep_distinct_paths(row.keep);
+        let got = perft_with(&game, &mut pos, row.depth, &mut generator).unwrap();
+        let convention = if row.keep { "keep" } else { "drop" };
+        assert_eq!(
+            got as u128, row.nodes,
+            "{} depth {} ({convention})",
+            row.variant, row.depth
+        );
+        checked += 1;
+    }
+    checked
+}
+
+#[test]
+fn published_counts_up_to_a_million_nodes() {
+    assert_eq!(check(0, 1_100_000), 46);
+}
+
+#[test]
+#[ignore = "long: .ci/run runs it with --include-ignored"]
+fn published_counts_larger() {
+    let max = std::env::var("DAGAZ_PERFT_MAX")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(30_000_000u128);
+    let checked = check(1_100_000, max);
+    eprintln!("checked {checked} larger rows");
+}
+
+#[test]
+fn both_conventions_are_in_the_data() {
+    let rows = rows();
+    assert!(rows.iter().any(|r| r.keep) && rows.iter().any(|r| !r.keep));
+    assert_eq!(rows.len(), 92);
+}

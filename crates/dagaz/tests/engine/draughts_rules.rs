@@ -1,0 +1,81 @@
+//! Draughts rules on positions: move text with square numbers, crowning
+//! during a capture (Russian), men's directions (English), PDN positions,
+//! and Stavropol checkers.
+
+use crate::common;
+
+use common::{moves, v};
+use dagaz::game::{GameResult, load_game};
+use dagaz::movegen::Generator;
+
+#[test]
+fn pdn_positions_round_trip() {
+    let game = load_game("russian-draughts").unwrap();
+    let pos = game.parse_position("W:W21-32:B1-12").unwrap();
+    assert_eq!(
+        game.write_position(&pos),
+        "W:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,12"
+    );
+    let pos = game.parse_position("B:WK5,22:B18").unwrap();
+    assert_eq!(game.write_position(&pos), "B:WK5,22:B18");
+    assert!(game.parse_position("W:W33").is_err());
+    assert!(game.parse_position("X:W1").is_err());
+    assert!(game.parse_position("W:W1:B1").is_err());
+}
+
+#[test]
+fn english_men_step_and_capture_forward_only() {
+    let game = load_game("checkers").unwrap();
+    // White man on 18 with black men on 14 (ahead) and 22 (behind).
+    assert_eq!(moves(&game, "W:W18:B14,22"), v(&["18x9"]));
+    // A king steps one square and captures backward too.
+    assert_eq!(moves(&game, "W:WK18:B22"), v(&["18x25"]));
+}
+
+#[test]
+fn russian_man_crowned_during_a_capture_goes_on_as_a_king() {
+    // The man on 9 takes 6, is crowned on 2, and flies over 16 to 20.
+    let game = load_game("russian-draughts").unwrap();
+    assert_eq!(moves(&game, "W:W9:B6,16"), v(&["9x2x20"]));
+    // International draughts: a man passing the far row in a capture stays
+    // a man (13 takes 8, touches 2, takes 7 and ends on 11: no crown)...
+    let intl = load_game("international-draughts").unwrap();
+    assert_eq!(moves(&intl, "W:W13:B7,8"), v(&["13x2x11"]));
+    // ...and is crowned when the move ends there.
+    assert_eq!(moves(&intl, "W:W12:B7,18"), v(&["12x1k", "12x23"]));
+}
+
+#[test]
+fn russian_king_must_land_where_it_can_go_on() {
+    // The king on 29 takes 25 and may land on 22, 18, 15, 11, 8 or 4; only
+    // from 15 can it take 6 next, so it must land there.
+    let game = load_game("russian-draughts").unwrap();
+    assert_eq!(moves(&game, "W:WK29:B25,6"), v(&["29x15x1"]));
+    // With nothing more to take, every landing square is allowed.
+    assert_eq!(
+        moves(&game, "W:WK29:B25"),
+        v(&["29x22", "29x18", "29x15", "29x11", "29x8", "29x4"])
+    );
+}
+
+#[test]
+fn stavropol_moves_either_colour() {
+    let game = load_game("stavropol-checkers").unwrap();
+    let initial = game.write_position(&game.initial_position());
+    assert_eq!(moves(&game, &initial).len(), 14);
+    // The only capture is Black's man taking White's: White must make it.
+    assert_eq!(moves(&game, "W:W22:B15,18"), v(&["18x25"]));
+}
+
+#[test]
+fn stavropol_is_lost_when_your_colour_cannot_move() {
+    let game = load_game("stavropol-checkers").unwrap();
+    let mut pos = game.parse_position("W:W:B12").unwrap();
+    let result = Generator::new().result(&game, &mut pos).unwrap();
+    assert!(
+        matches!(result, Some(GameResult::Win { winner: 1, .. })),
+        "{result:?}"
+    );
+    let mut pos = game.parse_position("W:W30:B12").unwrap();
+    assert_eq!(Generator::new().result(&game, &mut pos).unwrap(), None);
+}

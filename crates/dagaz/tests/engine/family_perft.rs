@@ -1,0 +1,103 @@
+//! Xiangqi and shogi perft against the published counts in
+//! `tests/data/xiangqi-perft.tsv` and `tests/data/shogi-perft.tsv` (copied
+//! from the project's shared test data, with sources).
+//!
+//! `cargo test` runs the rows of at most 1 million nodes; the ignored test
+//! runs larger rows up to `DAGAZ_PERFT_MAX` nodes (default 30 million).
+
+use dagaz::game::load_game;
+use dagaz::movegen::perft;
+
+/// (game, position, depth, nodes) of a data file whose columns are
+/// name/variant, position, depth, nodes, source.
+fn rows(game: &'static str, text: &str) -> Vec<(&'static str, String, u32, u128)> {
+    text.lines()
+        .skip(1)
+        .filter(|l| !l.trim().is_empty())
+        .map(|line| {
+            let f: Vec<&str> = line.split('\t').collect();
+            assert!(
+                f.len() >= 5 && !f[4].is_empty(),
+                "row without a source: {line}"
+            );
+            (
+                game,
+                f[1].to_string(),
+                f[2].parse().unwrap(),
+                f[3].parse().unwrap(),
+            )
+        })
+        .collect()
+}
+
+fn all_rows() -> Vec<(&'static str, String, u32, u128)> {
+    let mut out = rows("xiangqi", include_str!("../data/xiangqi-perft.tsv"));
+    out.extend(rows("shogi", include_str!("../data/shogi-perft.tsv")));
+    out.extend(fairy_stockfish_rows());
+    out
+}
+
+/// The rows of `tests/data/fairy-stockfish-perft.tsv`, whose first column
+/// is the game; `startpos` is the game's setup.
+fn fairy_stockfish_rows() -> Vec<(&'static str, String, u32, u128)> {
+    const GAMES: [&str; 5] = ["shatranj", "janggi", "xiangqi", "capablanca", "grand"];
+    let text = include_str!("../data/fairy-stockfish-perft.tsv");
+    let mut out = Vec::new();
+    for (i, (_, fen, depth, nodes)) in rows("", text).into_iter().enumerate() {
+        let name = text.lines().nth(i + 1).unwrap().split('\t').next().unwrap();
+        let game = *GAMES.iter().find(|g| **g == name).expect("a known game");
+        let fen = if fen == "startpos" {
+            let g = load_game(game).unwrap();
+            g.write_position(&g.initial_position())
+        } else {
+            fen
+        };
+        out.push((game, fen, depth, nodes));
+    }
+    out
+}
+
+fn check(min: u128, max: u128) -> usize {
+    let mut checked = 0;
+    for (name, position, depth, nodes) in all_rows().into_iter().filter(|r| r.3 > min && r.3 <= max)
+    {
+        let game = load_game(name).unwrap();
+        let mut pos = game.parse_position(&position).unwrap();
+        let got = perft(&game, &mut pos, depth).unwrap();
+        assert_eq!(got as u128, nodes, "{name} depth {depth}");
+        checked += 1;
+    }
+    checked
+}
+
+#[test]
+fn published_counts_up_to_a_million_nodes() {
+    assert_eq!(check(0, 1_000_000), 14);
+}
+
+#[test]
+#[ignore = "long: .ci/run runs it with --include-ignored"]
+fn published_counts_larger() {
+    let max = std::env::var("DAGAZ_PERFT_MAX")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(30_000_000u128);
+    let checked = check(1_000_000, max);
+    eprintln!("checked {checked} larger rows");
+}
+
+/// Minishogi perft as published in the test fixtures of lishogi's
+/// `shogiops` library (WandererXII/shogiops, `test/fixtures`, minishogi
+/// perfts: 14, 181, 2512, 35401, 533203 from the initial position).
+#[test]
+fn minishogi_published_counts() {
+    let game = load_game("minishogi").unwrap();
+    for (depth, nodes) in [(1, 14), (2, 181), (3, 2512), (4, 35401), (5, 533203)] {
+        let mut pos = game.initial_position();
+        assert_eq!(
+            perft(&game, &mut pos, depth).unwrap(),
+            nodes,
+            "depth {depth}"
+        );
+    }
+}

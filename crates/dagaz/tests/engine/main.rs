@@ -1,0 +1,33 @@
+//! The engine's integration tests, compiled as one binary: one file per
+//! game family or feature, sharing the helpers of [`common`]. The larger
+//! published perft counts are `#[ignore]`d here and run by `.ci/run` with
+//! `--include-ignored` (see `perft`, `draughts_perft`, `family_perft`).
+
+mod common;
+
+mod ai;
+mod betza;
+mod chess_rules;
+mod chu_shogi;
+mod draughts_perft;
+mod draughts_rules;
+mod errors;
+mod family_perft;
+mod fanorona;
+mod four_player;
+mod fuzz;
+mod handler_api;
+mod janggi;
+mod jetan;
+mod ko_shogi_demo;
+mod large_chess;
+mod mancala;
+mod notation;
+mod perft;
+mod properties;
+mod raumschach;
+mod rithmomachia;
+mod shatranj;
+mod stacks;
+mod turkish;
+mod ultima;

@@ -1,0 +1,110 @@
+//! Invariants on random games: make/undo restores the position and its
+//! hash exactly, the incremental hash equals the recomputed one, and
+//! position strings round-trip.
+
+use crate::common;
+
+use dagaz::game::{Game, load_game};
+use dagaz::movegen::{Generator, Move, MoveList};
+use dagaz::position::{Position, fen};
+use proptest::prelude::*;
+
+const KIWIPETE: &str = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
+
+fn chess() -> &'static Game {
+    static GAME: std::sync::OnceLock<Game> = std::sync::OnceLock::new();
+    GAME.get_or_init(|| load_game("chess").unwrap())
+}
+
+/// Plays the moves chosen by `picks` (indices modulo the number of legal
+/// moves), checking the hash after each; returns the moves played.
+fn random_walk(game: &Game, pos: &mut Position, picks: &[usize]) -> Vec<Move> {
+    let mut generator = Generator::new();
+    let mut list = MoveList::new();
+    let mut played = Vec::new();
+    for &p in picks {
+        generator.legal(game, pos, &mut list).unwrap();
+        if list.is_empty() {
+            break;
+        }
+        let mv = list.get(p % list.len()).to_owned();
+        game.make(pos, mv.as_ref());
+        assert_eq!(pos.hash(), pos.recompute_hash(), "after {:?}", mv.header);
+        played.push(mv);
+    }
+    played
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    #[test]
+    fn make_undo_restores_everything(picks in prop::collection::vec(0usize..1000, 1..60), start in 0usize..2) {
+        let game = chess();
+        let mut pos = if start == 0 {
+            game.initial_position()
+        } else {
+            fen::parse(game, KIWIPETE, Some(&game.initial_position())).unwrap()
+        };
+        let before = pos.clone();
+        let played = random_walk(game, &mut pos, &picks);
+        for mv in played.iter().rev() {
+            game.undo(&mut pos, mv.as_ref());
+            prop_assert_eq!(pos.hash(), pos.recompute_hash());
+        }
+        prop_assert_eq!(&pos, &before);
+    }
+
+    #[test]
+    fn position_strings_round_trip(picks in prop::collection::vec(0usize..1000, 0..80)) {
+        let game = chess();
+        let mut pos = game.initial_position();
+        random_walk(game, &mut pos, &picks);
+        let text = fen::write(game, &pos);
+        let again = fen::parse(game, &text, Some(&game.initial_position())).unwrap();
+        prop_assert_eq!(fen::write(game, &again), text.clone());
+        // The same position gives the same legal moves.
+        let mut a = pos.clone();
+        let mut b = again.clone();
+        prop_assert_eq!(common::moves_in(game, &mut a), common::moves_in(game, &mut b));
+    }
+
+    #[test]
+    fn generation_leaves_the_position_untouched(picks in prop::collection::vec(0usize..1000, 0..40)) {
+        let game = chess();
+        let mut pos = game.initial_position();
+        random_walk(game, &mut pos, &picks);
+        let before = pos.clone();
+        let mut list = MoveList::new();
+        Generator::new().legal(game, &mut pos, &mut list).unwrap();
+        prop_assert_eq!(pos, before);
+    }
+}
+
+#[test]
+fn fen_import_sets_castling_and_en_passant() {
+    let game = chess();
+    let text = "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w Kq f6 0 3";
+    let mut pos = fen::parse(game, text, Some(&game.initial_position())).unwrap();
+    assert_eq!(fen::write(game, &pos), text);
+    let moves = common::moves_in(game, &mut pos);
+    assert!(moves.contains(&"e5f6xf5".to_string()), "{moves:?}");
+    assert!(!moves.iter().any(|m| m.starts_with("e5d6")), "{moves:?}");
+}
+
+#[test]
+fn castling_rights_follow_the_pieces() {
+    let game = chess();
+    let mut pos = fen::parse(game, "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1", None).unwrap();
+    let moves = common::moves_in(game, &mut pos);
+    assert!(moves.contains(&"e1g1".to_string()) && moves.contains(&"e1c1".to_string()));
+    common::play(game, &mut pos, "h1h2");
+    common::play(game, &mut pos, "a8a7");
+    assert!(
+        fen::write(game, &pos).contains(" Qk "),
+        "{}",
+        fen::write(game, &pos)
+    );
+    let moves = common::moves_in(game, &mut pos);
+    assert!(!moves.contains(&"e1g1".to_string()) && moves.contains(&"e1c1".to_string()));
+}

@@ -1,7 +1,0 @@
-//! The `dagaz` command line.
-
-mod cli;
-
-fn main() -> std::process::ExitCode {
-    cli::run()
-}
