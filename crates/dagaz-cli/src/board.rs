@@ -1,7 +1,8 @@
 //! Text drawing of a board for the terminal.
 
 use dagaz::game::Game;
-use dagaz::position::{Position, fen};
+use dagaz::position::Position;
+use dagaz::text::fen;
 
 /// The board as rows of letters (`.` empty, blank for removed squares,
 /// `(Sss)` for a stack, top first, a number on heap boards), with row

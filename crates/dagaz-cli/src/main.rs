@@ -28,15 +28,19 @@ mod matches;
 mod play;
 
 use std::process::ExitCode;
+use std::sync::Arc;
 use std::time::Instant;
 
 use clap::{Parser, Subcommand};
 
 use dagaz::ai::Engine;
-use dagaz::game::{Game, builtin_games, load_game, load_str};
-use dagaz::movegen::{Generator, MoveList, divide, perft_with};
-use dagaz::movetext;
+use dagaz::game::Game;
+use dagaz::load::{builtin_games, load_game, load_str};
+use dagaz::movegen::{Generator, divide, perft_with};
+use dagaz::position::MoveList;
 use dagaz::position::Position;
+use dagaz::session::Session;
+use dagaz::text::movetext;
 use rand::SeedableRng;
 
 #[derive(Parser)]
@@ -168,6 +172,10 @@ enum Command {
         /// A folder of extra game files to offer
         #[arg(long, value_name = "DIR")]
         games: Option<std::path::PathBuf>,
+        /// Searches of the computer that may run at once (default: one per
+        /// core); more wait in line
+        #[arg(long, value_name = "N")]
+        think_threads: Option<usize>,
     },
 }
 
@@ -176,10 +184,17 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         Command::List => list(),
-        Command::Serve { addr, db, games } => serve(dagaz_server::ServerConfig {
+        Command::Serve {
+            addr,
+            db,
+            games,
+            think_threads,
+        } => serve(dagaz_server::ServerConfig {
             addr,
             db,
             games_dir: games,
+            think_threads: think_threads
+                .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())),
         }),
         Command::Perft {
             game,
@@ -210,7 +225,7 @@ fn main() -> ExitCode {
                 .map(|a| a.parse::<Engine>().map_err(|e| e.to_string()))
                 .transpose()?;
             let sides = play::computer_players(&g, &random, &computer, ai)?;
-            play::play(&g, pos, &sides, seed)
+            play::play(g, pos, &sides, seed)
         }),
         Command::Analyse {
             game,
@@ -255,8 +270,8 @@ fn main() -> ExitCode {
 
 type CliResult = Result<(), String>;
 
-fn load(name: &str) -> Result<Game, String> {
-    load_game(name).map_err(|e| e.to_string())
+fn load(name: &str) -> Result<Arc<Game>, String> {
+    load_game(name).map(Arc::new).map_err(|e| e.to_string())
 }
 
 fn start(game: &Game, fen_text: Option<&str>) -> Result<Position, String> {
@@ -315,6 +330,9 @@ fn perft_cmd(
         perft_with(&game, &mut pos, depth, &mut generator).map_err(|e| e.to_string())?
     };
     let secs = t0.elapsed().as_secs_f64();
+    if depth >= 1 && nodes == 0 {
+        say!("note: {}", no_moves_reason(&game, fen_text)?);
+    }
     say!("nodes {nodes}");
     say!("time {secs:.3} s");
     say!("nps {:.0}", nodes as f64 / secs.max(1e-9));
@@ -323,15 +341,34 @@ fn perft_cmd(
 
 fn moves_cmd(name: &str, fen_text: Option<&str>) -> CliResult {
     let game = load(name)?;
-    let mut pos = start(&game, fen_text)?;
-    let mut list = MoveList::new();
-    Generator::new()
-        .legal(&game, &mut pos, &mut list)
-        .map_err(|e| e.to_string())?;
-    let mut texts = movetext::texts(&game, &list);
-    texts.sort();
-    say!("{}", texts.join(" "));
+    let pos = start(&game, fen_text)?;
+    let session = Session::from_position(game, pos).map_err(|e| e.to_string())?;
+    match session.result() {
+        Some(result) if session.legal().is_empty() => {
+            say!("no legal moves: {}", result.describe(session.game()))
+        }
+        Some(result) => say!("the game is over: {}", result.describe(session.game())),
+        None => {
+            let mut texts = session.legal_texts().to_vec();
+            texts.sort();
+            say!("{}", texts.join(" "));
+        }
+    }
     Ok(())
+}
+
+/// Why the side to move of a position has no moves ("White wins (checkmate)").
+fn no_moves_reason(game: &Arc<Game>, fen_text: Option<&str>) -> Result<String, String> {
+    let pos = start(game, fen_text)?;
+    let side = game.players[pos.side()].name.clone();
+    let session = Session::from_position(game.clone(), pos).map_err(|e| e.to_string())?;
+    Ok(match session.result() {
+        Some(r) if session.legal().is_empty() => {
+            format!("{side}, to move, has no legal moves: {}", r.describe(game))
+        }
+        Some(r) => format!("the game is already over: {}", r.describe(game)),
+        None => format!("{side}, to move, has no legal moves"),
+    })
 }
 
 fn analyse(name: &str, fen_text: Option<&str>, ai: &str, seed: u64) -> CliResult {
@@ -348,23 +385,15 @@ fn analyse(name: &str, fen_text: Option<&str>, ai: &str, seed: u64) -> CliResult
         say!("no legal move");
         return Ok(());
     };
-    let mut line = Vec::new();
-    let mut list = MoveList::new();
-    let mut generator = Generator::new();
+    let mut line =
+        Session::from_position(game.clone(), start(&game, fen_text)?).map_err(|e| e.to_string())?;
     for mv in &choice.pv {
-        generator
-            .legal(&game, &mut pos, &mut list)
-            .map_err(|e| e.to_string())?;
-        let texts = movetext::texts(&game, &list);
-        let text = list
-            .iter()
-            .position(|m| {
-                m.changes == mv.changes.as_slice() && m.landings == mv.landings.as_slice()
-            })
-            .map_or_else(|| movetext::text(&game, mv.as_ref()), |i| texts[i].clone());
-        line.push(text);
-        game.make(&mut pos, mv.as_ref());
+        let Some(i) = line.index_of(mv.as_ref()) else {
+            break;
+        };
+        line.play(i).map_err(|e| e.to_string())?;
     }
+    let line = line.texts();
     say!("best {}", line.first().map_or("", String::as_str));
     match choice.score {
         Some(s) if s.abs() >= dagaz::ai::search::WIN - 1000 => {
@@ -403,7 +432,9 @@ fn serve(config: dagaz_server::ServerConfig) -> Result<(), String> {
         .enable_all()
         .build()
         .map_err(|e| format!("cannot start the server: {e}"))?;
-    runtime
-        .block_on(dagaz_server::serve(config))
-        .map_err(|e| e.to_string())
+    let served = runtime.block_on(dagaz_server::serve(config));
+    // Searches were told to stop; do not wait long for a thread that has
+    // not noticed yet.
+    runtime.shutdown_timeout(std::time::Duration::from_secs(1));
+    served.map_err(|e| e.to_string())
 }

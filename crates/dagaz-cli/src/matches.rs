@@ -2,6 +2,7 @@
 //! colours; a progress bar, running results, the Elo difference with its
 //! margin, and optionally the game records.
 
+use std::sync::Arc;
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::mpsc;
 
@@ -24,7 +25,7 @@ pub struct MatchSpec {
 }
 
 /// Runs the match and prints its results.
-pub fn run(game: &Game, spec: &MatchSpec) -> Result<(), String> {
+pub fn run(game: &Arc<Game>, spec: &MatchSpec) -> Result<(), String> {
     if game.players.len() != 2 {
         return Err(format!(
             "matches need a two-player game; {} has {}",

@@ -2,25 +2,28 @@
 //! computer (any engine of `dagaz::ai`, the random mover included).
 
 use std::io::BufRead;
+use std::sync::Arc;
 
 use rand::SeedableRng;
 use rand::rngs::StdRng;
 
 use super::board;
 use dagaz::ai::{self, Engine};
+use dagaz::board::Square;
+use dagaz::entry;
 use dagaz::game::Game;
-use dagaz::movegen::{Generator, Move, MoveList};
 use dagaz::position::Position;
-use dagaz::{entry, movetext};
+use dagaz::session::Session;
 
-const HELP: &str = "Type a move (e.g. e2e4, e7e8q), or its squares one by one (\"a2 b2 b3\"), \
-or: moves, undo, fen, help, quit";
+const HELP: &str = "Type a move (e.g. e2e4, e7e8q), or its squares one by one, on one line \
+(\"a2 b2 b3\") or over several (\"e2\", then \"e4\"; an empty line ends a move that may stop \
+there), or: moves, undo, fen, help, quit";
 
 /// Plays until the game ends, the input ends or the user quits.
 /// `computer[p]` is the engine playing player `p`, if any.
 pub fn play(
-    game: &Game,
-    mut pos: Position,
+    game: Arc<Game>,
+    start: Position,
     computer: &[Option<Engine>],
     seed: Option<u64>,
 ) -> Result<(), String> {
@@ -28,135 +31,165 @@ pub fn play(
         Some(s) => StdRng::seed_from_u64(s),
         None => StdRng::seed_from_u64(rand::random()),
     };
-    let mut generator = Generator::new();
-    let mut list = MoveList::new();
-    let mut played: Vec<Move> = Vec::new();
+    let mut session = Session::from_position(game.clone(), start).map_err(|e| e.to_string())?;
     let stdin = std::io::stdin();
     let mut lines = stdin.lock().lines();
     say!("{} — {}", game.title, HELP);
     // The board is drawn again only when the position has changed, so the
     // answer to `moves`, `fen` or a refused move stays in view.
-    let mut drawn: Option<(u64, usize)> = None;
+    let mut drawn: Option<usize> = None;
+    // Squares of a move being entered square by square.
+    let mut entered: Vec<Square> = Vec::new();
     loop {
-        generator
-            .legal(game, &mut pos, &mut list)
-            .map_err(|e| e.to_string())?;
-        let now = Some((pos.hash(), pos.history().len()));
-        if drawn != now {
-            prompt!("\n{}", board::draw(game, &pos));
-            drawn = now;
+        if drawn != Some(session.ply()) {
+            prompt!("\n{}", board::draw(&game, session.position()));
+            drawn = Some(session.ply());
         }
-        if let Some(result) = generator
-            .result(game, &mut pos)
-            .map_err(|e| e.to_string())?
-        {
-            say!("{}", result.describe(game));
+        if let Some(result) = session.result() {
+            say!("{}", result.describe(&game));
             return Ok(());
         }
-        let side = pos.side();
+        let side = session.side();
         let name = &game.players[side].name;
-        let texts = movetext::texts(game, &list);
         if let Some(engine) = computer.get(side).copied().flatten() {
+            let mut pos = session.position_copy();
             let Some(choice) =
-                ai::choose(game, &mut pos, engine, &mut rng).map_err(|e| e.to_string())?
+                ai::choose(&game, &mut pos, engine, &mut rng).map_err(|e| e.to_string())?
             else {
                 return Ok(());
             };
-            let i = (0..list.len())
-                .find(|&i| {
-                    list.get(i).changes == choice.mv.changes.as_slice()
-                        && list.get(i).landings == choice.mv.landings.as_slice()
-                })
-                .unwrap_or(0);
-            say!("{name} plays {}", texts[i]);
-            played.push(choice.mv.clone());
-            game.make(&mut pos, choice.mv.as_ref());
+            let i = session
+                .index_of(choice.mv.as_ref())
+                .ok_or("the engine chose a move that is not legal")?;
+            let text = session.play(i).map_err(|e| e.to_string())?;
+            say!("{name} plays {text}");
             continue;
         }
-        prompt!("{name} to move> ");
+        let so_far = names(&game, &entered);
+        let sep = if so_far.is_empty() { "" } else { " " };
+        prompt!("{name} to move{sep}{so_far}> ");
         let Some(Ok(line)) = lines.next() else {
             say!();
             return Ok(());
         };
         match line.trim() {
-            "" => {}
+            "" if entered.is_empty() => {}
+            "" => finish_entry(&mut session, &mut entered),
             "quit" | "exit" => return Ok(()),
             "help" => say!("{HELP}"),
-            "moves" => say!("{}", texts.join(" ")),
-            "fen" => say!("{}", game.write_position(&pos)),
-            "undo" => undo(game, &mut pos, &mut played, computer),
-            text => {
-                let chosen = match squares(game, text) {
-                    Some(squares) => match by_squares(game, &list, &texts, &squares) {
-                        Ok(i) => Some(i),
-                        Err(message) => {
-                            say!("{message}");
-                            None
-                        }
-                    },
-                    None => match movetext::find(game, &list, text) {
-                        Ok(i) => Some(i),
-                        Err(e) => {
-                            say!("{e}");
-                            None
-                        }
-                    },
-                };
-                if let Some(i) = chosen {
-                    played.push(list.get(i).to_owned());
-                    game.make(&mut pos, list.get(i));
-                }
+            "moves" => say!("{}", session.legal_texts().join(" ")),
+            "fen" => say!("{}", game.write_position(session.position())),
+            "undo" => {
+                entered.clear();
+                undo(&mut session, computer);
             }
+            text => match squares(&game, text) {
+                Some(more) => enter_squares(&mut session, &mut entered, &more),
+                None => {
+                    entered.clear();
+                    if let Err(e) = session.play_text(text) {
+                        say!("{e}");
+                    }
+                }
+            },
         }
     }
 }
 
+/// Square names, as written in the game's square names.
+fn names(game: &Game, squares: &[Square]) -> String {
+    squares
+        .iter()
+        .map(|s| game.topology.name(*s))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
 /// The squares of `text`, if it is a list of square names.
-fn squares(game: &Game, text: &str) -> Option<Vec<dagaz::board::Square>> {
+fn squares(game: &Game, text: &str) -> Option<Vec<Square>> {
     text.split_whitespace()
         .map(|t| game.topology.square(t))
         .collect()
 }
 
-/// The move entered square by square, or what may come next.
-fn by_squares(
-    game: &Game,
-    list: &MoveList,
-    texts: &[String],
-    chosen: &[dagaz::board::Square],
-) -> Result<usize, String> {
-    let p = entry::progress(list, chosen);
-    let names = |sqs: &[dagaz::board::Square]| -> String {
-        sqs.iter()
-            .map(|s| game.topology.name(*s))
-            .collect::<Vec<_>>()
-            .join(" ")
-    };
-    match p.complete.as_slice() {
-        [i] => Ok(*i),
-        [] if p.next.is_empty() => Err("no legal move goes through these squares".to_string()),
-        [] => Err(format!("next square: {}", names(&p.next))),
-        many => Err(format!(
-            "these squares make several moves; type one of: {}",
-            many.iter()
-                .map(|i| texts[*i].as_str())
-                .collect::<Vec<_>>()
-                .join(" ")
-        )),
+/// Adds squares to the move being entered: plays the move once the
+/// squares name exactly one and nothing can follow; otherwise says what
+/// may come next and keeps the squares for the next line.
+fn enter_squares(session: &mut Session, entered: &mut Vec<Square>, more: &[Square]) {
+    let game = session.game().clone();
+    let mut chosen = entered.clone();
+    chosen.extend_from_slice(more);
+    let mut p = entry::progress(session.legal(), &chosen);
+    if p.is_dead_end() && !entered.is_empty() {
+        // Squares that do not go on with the move being entered start a new one.
+        chosen = more.to_vec();
+        p = entry::progress(session.legal(), &chosen);
+    }
+    if p.is_dead_end() {
+        say!("no legal move goes through {}", names(&game, &chosen));
+        return;
+    }
+    match (p.complete.as_slice(), p.next.is_empty()) {
+        ([i], true) => {
+            entered.clear();
+            play_index(session, *i);
+        }
+        ([], false) => {
+            say!("next square: {}", names(&game, &p.next));
+            *entered = chosen;
+        }
+        ([_], false) => {
+            say!(
+                "the move may stop here (press Enter) or go on to: {}",
+                names(&game, &p.next)
+            );
+            *entered = chosen;
+        }
+        (many, _) => {
+            entered.clear();
+            let texts = session.legal_texts();
+            say!(
+                "these squares make several moves; type one of: {}",
+                many.iter()
+                    .map(|i| texts[*i].as_str())
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            );
+        }
     }
 }
 
-/// Takes back the last move, and the computer's reply before it if any.
-fn undo(game: &Game, pos: &mut Position, played: &mut Vec<Move>, computer: &[Option<Engine>]) {
-    loop {
-        let Some(mv) = played.pop() else {
-            say!("nothing to undo");
-            return;
-        };
-        game.undo(pos, mv.as_ref());
-        if computer.get(pos.side()).copied().flatten().is_none() || played.is_empty() {
-            return;
+/// An empty line ends a move entered square by square, if the squares so
+/// far make exactly one.
+fn finish_entry(session: &mut Session, entered: &mut Vec<Square>) {
+    let p = entry::progress(session.legal(), entered);
+    match p.complete.as_slice() {
+        [i] => play_index(session, *i),
+        _ => say!("{} is not a whole move yet", names(session.game(), entered)),
+    }
+    entered.clear();
+}
+
+fn play_index(session: &mut Session, i: usize) {
+    if let Err(e) = session.play(i) {
+        say!("{e}");
+    }
+}
+
+/// Takes back the last move, and the computer's replies before it if any.
+fn undo(session: &mut Session, computer: &[Option<Engine>]) {
+    let is_computer = |side: usize| computer.get(side).copied().flatten().is_some();
+    let mut count = 0;
+    let mut pos = session.position_copy();
+    for mv in session.played().iter().rev() {
+        session.game().undo(&mut pos, mv.as_ref());
+        count += 1;
+        if !is_computer(pos.side()) {
+            break;
         }
+    }
+    if let Err(e) = session.undo(count) {
+        say!("{e}");
     }
 }
 

@@ -1,15 +1,24 @@
 //! The HTTP routes: the page, the JSON API and the event streams. Every
-//! refusal is a 4xx answer with a JSON body `{"error": "..."}`.
+//! refusal or failure is a 4xx/5xx answer with a JSON body
+//! `{"error": "..."}` — also those axum itself would give (unknown method,
+//! a path or query it cannot read), and anything else that slips through
+//! is turned into one by [`json_errors`].
+//!
+//! A request that changes a match computes the change on a copy, saves it,
+//! and only then applies it: when the store fails, the match is as it was.
 
 use std::convert::Infallible;
 use std::sync::Arc;
+use std::sync::atomic::Ordering;
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use axum::Json;
 use axum::Router;
-use axum::extract::rejection::JsonRejection;
+use axum::body::Body;
+use axum::extract::rejection::{JsonRejection, PathRejection, QueryRejection};
 use axum::extract::{DefaultBodyLimit, Path, Query, State};
-use axum::http::{StatusCode, header};
+use axum::http::{HeaderValue, Request, StatusCode, header};
+use axum::middleware::{self, Next};
 use axum::response::sse::{Event, KeepAlive, Sse};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
@@ -17,22 +26,25 @@ use futures_util::{Stream, StreamExt};
 use rand::SeedableRng;
 use rand::rngs::StdRng;
 use serde::Deserialize;
-use serde_json::{Value, json};
 
-use crate::matches::{Match, Mode, Refusal};
-use crate::store::{StoreError, StoredMatch, StoredResult};
+use crate::matches::{Change, Match, Mode, Refusal};
+use crate::store::{StoreError, StoredMatch};
+use crate::thinking::{self, Job, ThinkState};
+use crate::views::{
+    BoardView, Created, ErrorBody, GameDescription, GameSummary, Invite, MatchSummary, MatchView,
+    PieceView, PlayerView, SquareView, SummaryResult, VariantView,
+};
 use crate::{AppState, Live, page};
 use dagaz::ai::{self, Engine, Limit};
-use dagaz::game::{Game, GameResult};
+use dagaz::game::Game;
 
 /// Requests larger than this are refused before they are read.
 const BODY_LIMIT: usize = 16 * 1024;
 
-/// The engines a page may ask for are capped, so that one request cannot
-/// keep a core busy for long.
-const MAX_THINK_SECONDS: f64 = 30.0;
+/// Engine specs a page may ask for: a longer time or more nodes than the
+/// search bounds (`thinking`) is refused outright; a depth is accepted up
+/// to this and still bounded by time and nodes.
 const MAX_DEPTH: u32 = 12;
-const MAX_NODES: u64 = 5_000_000;
 
 type Shared = Arc<AppState>;
 
@@ -53,7 +65,9 @@ pub fn router(state: Shared) -> Router {
         .route("/api/matches/{id}/events", get(events))
         .route("/api/matches/{id}/export", get(export))
         .fallback(not_found)
+        .method_not_allowed_fallback(method_not_allowed)
         .layer(DefaultBodyLimit::max(BODY_LIMIT))
+        .layer(middleware::from_fn(json_errors))
         .with_state(state)
 }
 
@@ -70,6 +84,10 @@ impl ApiError {
             status,
             message: message.into(),
         }
+    }
+
+    fn bad_request(message: impl Into<String>) -> ApiError {
+        ApiError::new(StatusCode::BAD_REQUEST, message)
     }
 }
 
@@ -94,9 +112,24 @@ impl From<JsonRejection> for ApiError {
     }
 }
 
+impl From<PathRejection> for ApiError {
+    fn from(r: PathRejection) -> ApiError {
+        ApiError::new(r.status(), r.body_text())
+    }
+}
+
+impl From<QueryRejection> for ApiError {
+    fn from(r: QueryRejection) -> ApiError {
+        ApiError::new(r.status(), r.body_text())
+    }
+}
+
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
-        (self.status, Json(json!({ "error": self.message }))).into_response()
+        let body = ErrorBody {
+            error: self.message,
+        };
+        (self.status, Json(body)).into_response()
     }
 }
 
@@ -106,30 +139,68 @@ async fn not_found() -> ApiError {
     ApiError::new(StatusCode::NOT_FOUND, "no such page or API route")
 }
 
+async fn method_not_allowed() -> ApiError {
+    ApiError::new(
+        StatusCode::METHOD_NOT_ALLOWED,
+        "this route does not take that method",
+    )
+}
+
+/// The last guard: an error answer whose body is not JSON (one axum or a
+/// layer made) gets the JSON form, with the status's reason as message
+/// when the body was empty.
+async fn json_errors(request: Request<Body>, next: Next) -> Response {
+    let response = next.run(request).await;
+    let status = response.status();
+    let is_json = response
+        .headers()
+        .get(header::CONTENT_TYPE)
+        .is_some_and(|v| v.as_bytes().starts_with(b"application/json"));
+    if !(status.is_client_error() || status.is_server_error()) || is_json {
+        return response;
+    }
+    let bytes = axum::body::to_bytes(response.into_body(), BODY_LIMIT)
+        .await
+        .unwrap_or_default();
+    let text = String::from_utf8_lossy(&bytes).trim().to_string();
+    let message = if text.is_empty() {
+        status.canonical_reason().unwrap_or("error").to_string()
+    } else {
+        text
+    };
+    ApiError::new(status, message).into_response()
+}
+
 // ---- games -------------------------------------------------------------
 
-async fn list_games(State(state): State<Shared>) -> Json<Value> {
-    let games: Vec<Value> = state
+async fn list_games(State(state): State<Shared>) -> Json<Vec<GameSummary>> {
+    let games = state
         .catalogue
         .entries()
         .iter()
-        .map(|e| {
-            json!({
-                "name": e.name,
-                "title": e.title,
-                "description": e.description,
-                "players": e.players,
-                "variants": e.variants.iter().map(|(n, d)| json!({"name": n, "description": d})).collect::<Vec<_>>(),
-            })
+        .map(|e| GameSummary {
+            name: e.name.clone(),
+            title: e.title.clone(),
+            description: e.description.clone(),
+            players: e.players.clone(),
+            variants: e
+                .variants
+                .iter()
+                .map(|(n, d)| VariantView {
+                    name: n.clone(),
+                    description: d.clone(),
+                })
+                .collect(),
         })
         .collect();
-    Json(Value::Array(games))
+    Json(games)
 }
 
 async fn game_info(
     State(state): State<Shared>,
-    Path(name): Path<String>,
-) -> ApiResult<Json<Value>> {
+    name: Result<Path<String>, PathRejection>,
+) -> ApiResult<Json<GameDescription>> {
+    let Path(name) = name?;
     let game = state
         .catalogue
         .game(&name)
@@ -138,65 +209,74 @@ async fn game_info(
 }
 
 /// Everything the page needs to draw a game.
-fn describe_game(game: &Game) -> Value {
+fn describe_game(game: &Game) -> GameDescription {
     use dagaz::game::display::{BoardStyle, PieceShape};
     let topo = &game.topology;
     let grid = topo.grid();
     let d = &game.display;
-    let squares: Vec<Value> = topo
-        .squares()
-        .map(|sq| {
-            let c = topo.coords(sq);
-            json!({"name": topo.name(sq), "col": c.col, "row": c.row, "level": c.level})
-        })
-        .collect();
-    let lines: Vec<Value> = d
-        .lines
-        .iter()
-        .map(|(a, b)| json!([topo.name(*a), topo.name(*b)]))
-        .collect();
-    let pieces: Vec<Value> = game
-        .pieces
-        .iter()
-        .map(|p| {
-            json!({
-                "name": p.name,
-                "letter": p.letter.to_string(),
-                "symbol": p.symbol,
-                "glyphs": p.glyphs,
-                "upside_down": p.upside_down,
-                "value": p.value,
+    GameDescription {
+        name: game.name.clone(),
+        title: game.title.clone(),
+        description: game.description.clone(),
+        players: game
+            .players
+            .iter()
+            .zip(&d.colours)
+            .map(|(p, c)| PlayerView {
+                name: p.name.clone(),
+                colour: c.clone(),
+                at_bottom: sits_at_bottom(game, p),
             })
-        })
-        .collect();
-    json!({
-        "name": game.name,
-        "title": game.title,
-        "description": game.description,
-        "players": game.players.iter().zip(&d.colours).map(|(p, c)| json!({
-            "name": p.name,
-            "colour": c,
-            "at_bottom": sits_at_bottom(game, p),
-        })).collect::<Vec<_>>(),
-        "board": {
-            "style": match d.style { BoardStyle::Squares => "squares", BoardStyle::Points => "points", BoardStyle::Pits => "pits" },
-            "checkered": d.checkered,
-            "show_removed": d.show_removed,
-            "cols": grid.cols,
-            "rows": grid.rows,
-            "levels": grid.levels,
-            "squares": squares,
-            "lines": lines,
+            .collect(),
+        board: BoardView {
+            style: match d.style {
+                BoardStyle::Squares => "squares",
+                BoardStyle::Points => "points",
+                BoardStyle::Pits => "pits",
+            },
+            checkered: d.checkered,
+            show_removed: d.show_removed,
+            cols: grid.cols.clone(),
+            rows: grid.rows.clone(),
+            levels: grid.levels.clone(),
+            squares: topo
+                .squares()
+                .map(|sq| {
+                    let c = topo.coords(sq);
+                    SquareView {
+                        name: topo.name(sq).to_string(),
+                        col: c.col,
+                        row: c.row,
+                        level: c.level,
+                    }
+                })
+                .collect(),
+            lines: d
+                .lines
+                .iter()
+                .map(|(a, b)| [topo.name(*a).to_string(), topo.name(*b).to_string()])
+                .collect(),
         },
-        "shape": match d.shape {
+        shape: match d.shape {
             PieceShape::Glyph => "glyph",
             PieceShape::Disc => "disc",
             PieceShape::Counter => "counter",
             PieceShape::Tile => "tile",
         },
-        "pieces": pieces,
-        "hands": game.has_hands(),
-    })
+        pieces: game
+            .pieces
+            .iter()
+            .map(|p| PieceView {
+                name: p.name.clone(),
+                letter: p.letter.to_string(),
+                symbol: p.symbol.clone(),
+                glyphs: p.glyphs.clone(),
+                upside_down: p.upside_down,
+                value: p.value,
+            })
+            .collect(),
+        hands: game.has_hands(),
+    }
 }
 
 /// Whether a player's forward direction points up the screen, so that the
@@ -228,30 +308,27 @@ struct NewMatch {
 async fn create_match(
     State(state): State<Shared>,
     body: Result<Json<NewMatch>, JsonRejection>,
-) -> ApiResult<(StatusCode, Json<Value>)> {
+) -> ApiResult<(StatusCode, Json<Created>)> {
     let Json(req) = body?;
     let game = state
         .catalogue
         .game(&req.game)
-        .map_err(|e| ApiError::new(StatusCode::BAD_REQUEST, e))?;
+        .map_err(ApiError::bad_request)?;
     let players = game.players.len();
     let start = match &req.position {
         None => None,
         Some(text) => Some(
             game.parse_position(text)
-                .map_err(|e| ApiError::new(StatusCode::BAD_REQUEST, e.to_string()))?,
+                .map_err(|e| ApiError::bad_request(e.to_string()))?,
         ),
     };
     let side = req.side.unwrap_or(0);
     if side >= players {
-        return Err(ApiError::new(
-            StatusCode::BAD_REQUEST,
-            format!(
-                "side {side}: {} has players 0 to {}",
-                game.title,
-                players - 1
-            ),
-        ));
+        return Err(ApiError::bad_request(format!(
+            "side {side}: {} has players 0 to {}",
+            game.title,
+            players - 1
+        )));
     }
     let mode = match req.mode.as_deref().unwrap_or("ai") {
         "ai" => Mode::Ai {
@@ -265,10 +342,9 @@ async fn create_match(
         "local" => Mode::Local,
         "online" => Mode::Online,
         other => {
-            return Err(ApiError::new(
-                StatusCode::BAD_REQUEST,
-                format!("unknown mode '{other}': use ai, local or online"),
-            ));
+            return Err(ApiError::bad_request(format!(
+                "unknown mode '{other}': use ai, local or online"
+            )));
         }
     };
     let id = random_id(12);
@@ -280,6 +356,7 @@ async fn create_match(
             _ => token.clone(),
         })
         .collect();
+    let m = Match::new(id.clone(), game.clone(), mode, seats.clone(), start)?;
     let stored = StoredMatch {
         id: id.clone(),
         game: game.name.clone(),
@@ -289,91 +366,110 @@ async fn create_match(
             _ => None,
         },
         seats: seats.clone(),
-        start: start.as_ref().map(|p| game.write_position(p)),
+        start: req
+            .position
+            .as_ref()
+            .map(|_| game.write_position(m.session().start())),
         result: None,
         created: now(),
         plies: 0,
     };
     state.store().create(&stored)?;
-    let invites: Vec<Value> = seats
+    let invites = seats
         .iter()
         .enumerate()
         .filter(|(p, t)| *p != side && !t.is_empty() && **t != token)
-        .map(|(p, t)| json!({"side": p, "player": game.players[p].name, "token": t}))
+        .map(|(p, t)| Invite {
+            side: p,
+            player: game.players[p].name.clone(),
+            token: t.clone(),
+        })
         .collect();
-    let live = Arc::new(Live::new(Match::new(id.clone(), game, mode, seats, start)));
+    let live = Arc::new(Live::new(m));
     state.live_map().insert(id.clone(), live.clone());
     think_if_needed(state.clone(), live);
     Ok((
         StatusCode::CREATED,
-        Json(json!({"id": id, "token": token, "side": side, "invites": invites})),
+        Json(Created {
+            id,
+            token,
+            side,
+            invites,
+        }),
     ))
 }
 
-/// An engine spec from a request, within the server's caps.
+/// An engine spec from a request, within the server's bounds.
 fn engine_for_page(spec: &str) -> ApiResult<Engine> {
     let engine: Engine = spec
         .parse()
-        .map_err(|e: ai::EngineError| ApiError::new(StatusCode::BAD_REQUEST, e.to_string()))?;
-    let limit = match engine {
-        Engine::Random => None,
-        Engine::AlphaBeta(l) | Engine::Mcts { limit: l, .. } => Some(l),
+        .map_err(|e: ai::EngineError| ApiError::bad_request(e.to_string()))?;
+    let (limit, max_nodes) = match engine {
+        Engine::Random => return Ok(engine),
+        Engine::AlphaBeta(l) => (l, thinking::MAX_AB_NODES),
+        Engine::Mcts { limit, .. } => (limit, thinking::MAX_MCTS_PLAYOUTS),
     };
     let within = match limit {
-        None => true,
-        Some(Limit::Time(t)) => t.as_secs_f64() <= MAX_THINK_SECONDS,
-        Some(Limit::Depth(d)) => d <= MAX_DEPTH,
-        Some(Limit::Nodes(n)) => n <= MAX_NODES,
+        Limit::Time(t) => t <= thinking::MAX_THINK,
+        Limit::Depth(d) => d <= MAX_DEPTH,
+        Limit::Nodes(n) => n <= max_nodes,
     };
     if !within {
-        return Err(ApiError::new(
-            StatusCode::BAD_REQUEST,
-            format!(
-                "engine '{spec}' thinks too long for this server (at most {MAX_THINK_SECONDS}s, depth {MAX_DEPTH} or {MAX_NODES} nodes)"
-            ),
-        ));
+        return Err(ApiError::bad_request(format!(
+            "engine '{spec}' thinks too long for this server (at most {}s, depth {MAX_DEPTH} or {max_nodes} nodes; every search also stops after {}s)",
+            thinking::MAX_THINK.as_secs(),
+            thinking::MAX_THINK.as_secs()
+        )));
     }
     Ok(engine)
 }
 
-async fn list_matches(State(state): State<Shared>) -> ApiResult<Json<Value>> {
+async fn list_matches(State(state): State<Shared>) -> ApiResult<Json<Vec<MatchSummary>>> {
     let list = state.store().list()?;
-    let out: Vec<Value> = list
-        .iter()
+    let out = list
+        .into_iter()
         .map(|m| {
             let title = state
                 .catalogue
                 .game(&m.game)
                 .map(|g| g.title.clone())
                 .unwrap_or_else(|_| m.game.clone());
-            json!({
-                "id": m.id,
-                "game": m.game,
-                "title": title,
-                "mode": m.mode,
-                "ai": m.ai,
-                "plies": m.plies,
-                "result": m.result.as_ref().map(|r| json!({"text": r.score, "reason": r.reason})),
-                "created": m.created,
-            })
+            MatchSummary {
+                id: m.id,
+                game: m.game,
+                title,
+                mode: m.mode,
+                ai: m.ai,
+                plies: m.plies,
+                result: m.result.map(|r| SummaryResult {
+                    text: r.score,
+                    reason: r.reason,
+                }),
+                created: m.created,
+            }
         })
         .collect();
-    Ok(Json(Value::Array(out)))
+    Ok(Json(out))
 }
 
 #[derive(Deserialize, Default)]
+#[serde(deny_unknown_fields)]
 struct TokenQuery {
     token: Option<String>,
 }
 
 async fn match_state(
     State(state): State<Shared>,
-    Path(id): Path<String>,
-    Query(q): Query<TokenQuery>,
-) -> ApiResult<Json<Value>> {
+    id: Result<Path<String>, PathRejection>,
+    query: Result<Query<TokenQuery>, QueryRejection>,
+) -> ApiResult<Json<MatchView>> {
+    let (Path(id), Query(q)) = (id?, query?);
     let live = find_live(&state, &id)?;
-    let mut m = live.lock();
-    Ok(Json(m.view(q.token.as_deref().unwrap_or(""))))
+    let m = live.lock();
+    Ok(Json(m.view(
+        q.token.as_deref().unwrap_or(""),
+        live.think_state(),
+    )))
 }
 
 #[derive(Deserialize)]
@@ -387,19 +483,16 @@ struct MoveRequest {
 
 async fn make_move(
     State(state): State<Shared>,
-    Path(id): Path<String>,
+    id: Result<Path<String>, PathRejection>,
     body: Result<Json<MoveRequest>, JsonRejection>,
-) -> ApiResult<Json<Value>> {
-    let Json(req) = body?;
+) -> ApiResult<Json<MatchView>> {
+    let (Path(id), Json(req)) = (id?, body?);
     let live = find_live(&state, &id)?;
     let view = {
         let mut m = live.lock();
-        let (i, text) = m.check_move(&req.token, &req.text)?;
-        state.store().add_move(&id, m.ply(), &text)?;
-        m.apply(i);
-        save_result(&state, &m)?;
-        live.notify(m.version);
-        m.view(&req.token)
+        let change = m.move_change(&req.token, &req.text)?;
+        save_and_apply(&state, &live, &mut m, change)?;
+        m.view(&req.token, live.think_state())
     };
     think_if_needed(state, live);
     Ok(Json(view))
@@ -414,46 +507,75 @@ struct SeatRequest {
 
 async fn undo(
     State(state): State<Shared>,
-    Path(id): Path<String>,
+    id: Result<Path<String>, PathRejection>,
     body: Result<Json<SeatRequest>, JsonRejection>,
-) -> ApiResult<Json<Value>> {
-    let Json(req) = body?;
+) -> ApiResult<Json<MatchView>> {
+    let (Path(id), Json(req)) = (id?, body?);
     let live = find_live(&state, &id)?;
-    let mut m = live.lock();
-    m.undo(&req.token)?;
-    state.store().truncate(&id, m.ply())?;
-    save_result(&state, &m)?;
-    live.notify(m.version);
-    Ok(Json(m.view(&req.token)))
+    let view = {
+        let mut m = live.lock();
+        let change = m.undo_change(&req.token)?;
+        save_and_apply(&state, &live, &mut m, change)?;
+        m.view(&req.token, live.think_state())
+    };
+    think_if_needed(state, live);
+    Ok(Json(view))
 }
 
 async fn resign(
     State(state): State<Shared>,
-    Path(id): Path<String>,
+    id: Result<Path<String>, PathRejection>,
     body: Result<Json<SeatRequest>, JsonRejection>,
-) -> ApiResult<Json<Value>> {
-    let Json(req) = body?;
+) -> ApiResult<Json<MatchView>> {
+    let (Path(id), Json(req)) = (id?, body?);
     let live = find_live(&state, &id)?;
     let mut m = live.lock();
-    m.resign(&req.token)?;
-    save_result(&state, &m)?;
-    live.notify(m.version);
-    Ok(Json(m.view(&req.token)))
+    let change = m.resign_change(&req.token)?;
+    save_and_apply(&state, &live, &mut m, change)?;
+    Ok(Json(m.view(&req.token, live.think_state())))
 }
 
-async fn export(State(state): State<Shared>, Path(id): Path<String>) -> ApiResult<Response> {
+/// Saves a change, then applies it to the match and tells the watchers.
+/// A search for the position before the change is stopped.
+fn save_and_apply(
+    state: &AppState,
+    live: &Live,
+    m: &mut Match,
+    change: Change,
+) -> Result<(), StoreError> {
+    let result = change.stored_result();
+    {
+        let mut store = state.store();
+        match &change.text {
+            Some(text) => store.add_move(&m.id, m.ply(), text, result.as_ref())?,
+            None if change.ply() != m.ply() => {
+                store.take_back(&m.id, change.ply(), result.as_ref())?
+            }
+            None => store.set_result(&m.id, result.as_ref())?,
+        }
+    }
+    live.stop_thinking();
+    m.apply(change);
+    live.notify(m.version);
+    Ok(())
+}
+
+async fn export(
+    State(state): State<Shared>,
+    id: Result<Path<String>, PathRejection>,
+) -> ApiResult<Response> {
+    let Path(id) = id?;
     let live = find_live(&state, &id)?;
     let text = live.lock().export();
+    let disposition = HeaderValue::from_str(&format!("attachment; filename=\"dagaz-{id}.txt\""))
+        .unwrap_or(HeaderValue::from_static("attachment"));
     Ok((
         [
             (
                 header::CONTENT_TYPE,
-                "text/plain; charset=utf-8".to_string(),
+                HeaderValue::from_static("text/plain; charset=utf-8"),
             ),
-            (
-                header::CONTENT_DISPOSITION,
-                format!("attachment; filename=\"dagaz-{id}.txt\""),
-            ),
+            (header::CONTENT_DISPOSITION, disposition),
         ],
         text,
     )
@@ -464,8 +586,9 @@ async fn export(State(state): State<Shared>, Path(id): Path<String>) -> ApiResul
 /// and after every change, until the server stops.
 async fn events(
     State(state): State<Shared>,
-    Path(id): Path<String>,
+    id: Result<Path<String>, PathRejection>,
 ) -> ApiResult<Sse<impl Stream<Item = Result<Event, Infallible>>>> {
+    let Path(id) = id?;
     let live = find_live(&state, &id)?;
     let mut stop = state.shutdown.subscribe();
     let versions = tokio_stream::wrappers::WatchStream::new(live.changes.subscribe())
@@ -547,66 +670,98 @@ fn restore(state: &Shared, stored: &StoredMatch, moves: &[String]) -> ApiResult<
                 .map_err(|e| broken(e.to_string()))?,
         ),
     };
-    let mut m = Match::new(stored.id.clone(), game, mode, stored.seats.clone(), start);
-    m.replay(moves).map_err(broken)?;
-    if m.result().is_none()
-        && let Some(r) = &stored.result
-    {
-        m.restore_result(r.winner, r.reason.clone());
-    }
+    let mut m = Match::new(stored.id.clone(), game, mode, stored.seats.clone(), start)
+        .map_err(|r| broken(r.message))?;
+    m.restore(moves, stored.result.as_ref()).map_err(broken)?;
     Ok(m)
 }
 
-/// Saves the match's result (or that it has none, after an undo).
-fn save_result(state: &Shared, m: &Match) -> Result<(), StoreError> {
-    let result = m.result().map(|r| StoredResult {
-        score: r.score(&m.game),
-        winner: match r {
-            GameResult::Win { winner, .. } => Some(*winner),
-            GameResult::Draw { .. } => None,
-        },
-        reason: r.reason().to_string(),
-    });
-    state.store().set_result(&m.id, result.as_ref())
-}
-
-/// If the computer is to move, lets it think on a blocking thread (not on
-/// the runtime's workers) and plays its move if the match has not changed
+/// If the computer is to move, queues a search for the pool of thinking
+/// threads; its move is played (saved first) if the match has not changed
 /// in the meantime.
 fn think_if_needed(state: Shared, live: Arc<Live>) {
-    let (game, mut pos, version, engine) = {
+    let (engine, version, stop) = {
         let m = live.lock();
         let Some(engine) = m.computer_to_move() else {
             return;
         };
-        let mut thinking = live.thinking.lock().unwrap_or_else(|e| e.into_inner());
-        if *thinking == Some(m.version) {
+        let mut job = live.job();
+        if job.as_ref().is_some_and(|j| j.version == m.version) {
             return;
         }
-        *thinking = Some(m.version);
-        (m.game.clone(), m.position().clone(), m.version, engine)
+        if let Some(old) = job.take() {
+            old.stop.store(true, Ordering::Relaxed);
+        }
+        let stop = state.thinkers.register();
+        *job = Some(Job {
+            version: m.version,
+            state: ThinkState::Queued,
+            stop: stop.clone(),
+        });
+        (engine, m.version, stop)
     };
-    tokio::task::spawn_blocking(move || {
-        let mut rng = StdRng::seed_from_u64(rand::random());
-        let choice = ai::choose(&game, &mut pos, engine, &mut rng);
+    tokio::spawn(async move {
+        let permit = state.thinkers.acquire().await;
+        let ready = permit.is_some() && !stop.load(Ordering::Relaxed);
+        let position = ready.then(|| {
+            let m = live.lock();
+            let mut job = live.job();
+            match job.as_mut() {
+                Some(j) if j.version == version && m.version == version => {
+                    j.state = ThinkState::Thinking;
+                    Some((m.game().clone(), m.session().position_copy()))
+                }
+                _ => None,
+            }
+        });
+        let Some(Some((game, mut pos))) = position else {
+            state.thinkers.finished(&stop);
+            return;
+        };
+        let mcts = matches!(engine, Engine::Mcts { .. });
+        let control = thinking::control(stop.clone(), mcts);
+        let choice = tokio::task::spawn_blocking(move || {
+            let mut rng = StdRng::seed_from_u64(rand::random());
+            ai::choose_within(&game, &mut pos, engine, &mut rng, &control)
+        })
+        .await;
+        drop(permit);
+        state.thinkers.finished(&stop);
+        play_computer_move(&state, &live, version, &stop, choice);
+    });
+}
+
+/// Plays the computer's choice for `version`, if it is still wanted.
+fn play_computer_move(
+    state: &Shared,
+    live: &Arc<Live>,
+    version: u64,
+    stop: &Arc<std::sync::atomic::AtomicBool>,
+    choice: Result<Result<Option<ai::Choice>, dagaz::movegen::GenError>, tokio::task::JoinError>,
+) {
+    {
         let mut m = live.lock();
-        *live.thinking.lock().unwrap_or_else(|e| e.into_inner()) = None;
-        let Ok(Some(choice)) = choice else {
-            return;
-        };
-        let Some((i, text)) = m.computer_move(&choice.mv, version) else {
-            return;
-        };
-        if state.store().add_move(&m.id, m.ply(), &text).is_err() {
+        {
+            let mut job = live.job();
+            if job.as_ref().is_some_and(|j| Arc::ptr_eq(&j.stop, stop)) {
+                *job = None;
+            }
+        }
+        if stop.load(Ordering::Relaxed) {
             return;
         }
-        m.apply(i);
-        let _ = save_result(&state, &m);
-        live.notify(m.version);
-        drop(m);
-        // With more than two players the computer may move again.
-        think_if_needed(state, live);
-    });
+        let Ok(Ok(Some(choice))) = choice else {
+            return;
+        };
+        let Some(change) = m.computer_change(choice.mv.as_ref(), version) else {
+            return;
+        };
+        if save_and_apply(state, live, &mut m, change).is_err() {
+            return;
+        }
+    }
+    // With more than two players the computer may move again.
+    think_if_needed(state.clone(), live.clone());
 }
 
 fn now() -> i64 {

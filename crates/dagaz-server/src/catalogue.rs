@@ -5,7 +5,8 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
-use dagaz::game::{Game, builtin_games, load_game};
+use dagaz::game::Game;
+use dagaz::load::{builtin_games, load_game};
 
 /// One game of the catalogue.
 #[derive(Clone, Debug)]

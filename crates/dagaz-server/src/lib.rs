@@ -5,14 +5,18 @@
 //!
 //! - [`catalogue`]: the games the server offers.
 //! - [`matches`]: a match in play: seats, moves, views.
-//! - [`store`]: every match and move, saved in SQLite as it happens.
+//! - [`store`]: every match and move, saved before memory changes.
+//! - [`thinking`]: the computer's searches, bounded and stoppable.
+//! - [`views`]: the JSON answers, typed.
 //! - [`api`]: the HTTP routes.
 
-mod api;
-mod catalogue;
-mod matches;
+pub mod api;
+pub mod catalogue;
+pub mod matches;
 mod page;
 pub mod store;
+pub mod thinking;
+pub mod views;
 
 use std::collections::HashMap;
 use std::net::SocketAddr;
@@ -23,7 +27,8 @@ use tokio::sync::watch;
 
 pub use catalogue::Catalogue;
 pub use matches::{Match, Mode, Refusal};
-use store::{Store, StoreError};
+use store::{SqliteStore, Store, StoreError};
+use thinking::{Job, Thinkers};
 
 /// What `dagaz serve` was asked to do.
 #[derive(Clone, Debug)]
@@ -32,6 +37,8 @@ pub struct ServerConfig {
     pub db: PathBuf,
     /// A folder of extra game files to offer besides the built-in games.
     pub games_dir: Option<PathBuf>,
+    /// Searches of the computer that may run at once.
+    pub think_threads: usize,
 }
 
 /// Why the server could not start.
@@ -53,27 +60,43 @@ pub enum ServeError {
 
 /// A match being played, shared by the requests that touch it.
 pub struct Live {
-    pub state: Mutex<Match>,
+    state: Mutex<Match>,
     /// The match's version after every change; event streams follow it.
     pub changes: watch::Sender<u64>,
-    /// The version the computer is thinking about, if it is.
-    thinking: Mutex<Option<u64>>,
+    /// The computer's search for this match, while there is one.
+    job: Mutex<Option<Job>>,
 }
 
 impl Live {
-    fn new(m: Match) -> Live {
+    pub fn new(m: Match) -> Live {
         let (changes, _) = watch::channel(m.version);
         Live {
             state: Mutex::new(m),
             changes,
-            thinking: Mutex::new(None),
+            job: Mutex::new(None),
         }
     }
 
     /// The match, even if a request panicked while holding it (the match
-    /// itself is only changed by complete moves).
+    /// itself only changes by whole changes, applied after saving).
     pub fn lock(&self) -> MutexGuard<'_, Match> {
         self.state.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    fn job(&self) -> MutexGuard<'_, Option<Job>> {
+        self.job.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Where the computer's move stands, for the match view.
+    pub fn think_state(&self) -> Option<&'static str> {
+        self.job().as_ref().map(|j| j.state.name())
+    }
+
+    /// Stops the computer's search, if one is running or waiting.
+    fn stop_thinking(&self) {
+        if let Some(job) = self.job().take() {
+            job.stop.store(true, std::sync::atomic::Ordering::Relaxed);
+        }
     }
 
     /// Tells the event streams that the match changed.
@@ -86,35 +109,47 @@ impl Live {
 pub struct AppState {
     pub catalogue: Catalogue,
     live: Mutex<HashMap<String, Arc<Live>>>,
-    store: Mutex<Store>,
+    store: Mutex<Box<dyn Store>>,
+    pub thinkers: Thinkers,
     /// Turns true when the server stops, to end the event streams.
     shutdown: watch::Sender<bool>,
 }
 
 impl AppState {
-    pub fn new(catalogue: Catalogue, store: Store) -> AppState {
+    pub fn new(catalogue: Catalogue, store: Box<dyn Store>, think_threads: usize) -> AppState {
         AppState {
             catalogue,
             live: Mutex::new(HashMap::new()),
             store: Mutex::new(store),
+            thinkers: Thinkers::new(think_threads),
             shutdown: watch::channel(false).0,
         }
     }
 
-    fn store(&self) -> MutexGuard<'_, Store> {
+    fn store(&self) -> MutexGuard<'_, Box<dyn Store>> {
         self.store.lock().unwrap_or_else(|e| e.into_inner())
     }
 
     fn live_map(&self) -> MutexGuard<'_, HashMap<String, Arc<Live>>> {
         self.live.lock().unwrap_or_else(|e| e.into_inner())
     }
+
+    /// Ends the event streams and stops every search.
+    pub fn shut_down(&self) {
+        self.shutdown.send_replace(true);
+        self.thinkers.close();
+    }
 }
 
-/// Runs the server until Ctrl-C. Prints the address it listens on.
+/// Runs the server until Ctrl-C or SIGTERM. Prints the address it listens on.
 pub async fn serve(config: ServerConfig) -> Result<(), ServeError> {
     let catalogue = Catalogue::new(config.games_dir.as_deref()).map_err(ServeError::Games)?;
-    let store = Store::open(&config.db)?;
-    let state = Arc::new(AppState::new(catalogue, store));
+    let store = SqliteStore::open(&config.db)?;
+    let state = Arc::new(AppState::new(
+        catalogue,
+        Box::new(store),
+        config.think_threads,
+    ));
     let listener = tokio::net::TcpListener::bind(config.addr)
         .await
         .map_err(|source| ServeError::Bind {
@@ -132,12 +167,34 @@ pub async fn serve(config: ServerConfig) -> Result<(), ServeError> {
         );
         let _ = out.flush();
     }
-    let shutdown = state.shutdown.clone();
+    let stopping = state.clone();
     axum::serve(listener, api::router(state))
         .with_graceful_shutdown(async move {
-            let _ = tokio::signal::ctrl_c().await;
-            shutdown.send_replace(true);
+            stop_signal().await;
+            stopping.shut_down();
         })
         .await?;
     Ok(())
+}
+
+/// Waits for Ctrl-C (SIGINT) or, on Unix, SIGTERM.
+async fn stop_signal() {
+    let interrupt = async {
+        let _ = tokio::signal::ctrl_c().await;
+    };
+    #[cfg(unix)]
+    {
+        use tokio::signal::unix::{SignalKind, signal};
+        match signal(SignalKind::terminate()) {
+            Ok(mut term) => {
+                tokio::select! {
+                    _ = interrupt => {}
+                    _ = term.recv() => {}
+                }
+            }
+            Err(_) => interrupt.await,
+        }
+    }
+    #[cfg(not(unix))]
+    interrupt.await;
 }

@@ -1,18 +1,22 @@
-//! A match being played through the web: the position, who holds which
-//! seat, the moves so far, and the JSON views the page draws from. The
-//! HTTP layer (`server::api`) only translates requests into these calls.
+//! A match being played through the web: a [`Session`] (the game, its
+//! position, moves and result), who holds which seat, and the views the
+//! page draws from. Every change is first computed on a copy
+//! ([`Change`]); the HTTP layer saves it, and only then is it applied, so
+//! that memory never runs ahead of the database.
 
 use std::sync::Arc;
-
-use serde_json::{Value, json};
 
 use dagaz::ai::Engine;
 use dagaz::board::Square;
 use dagaz::entry;
 use dagaz::game::{Game, GameResult};
-use dagaz::movegen::{Generator, Move, MoveList};
-use dagaz::movetext;
-use dagaz::position::{NO_PIECE, Position};
+use dagaz::position::{MoveRef, NO_PIECE, Position, squares_of};
+use dagaz::session::Session;
+
+use crate::store::StoredResult;
+use crate::views::{
+    InHand, LastMove, LegalMove, MatchView, PieceOnBoard, ResultView, StackedPiece,
+};
 
 /// How the seats of a match are held.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -52,22 +56,34 @@ impl Refusal {
     }
 }
 
+/// A change computed but not yet applied: the session as it will be.
+pub struct Change {
+    next: Session,
+    /// The text of the move it plays, if it plays one.
+    pub text: Option<String>,
+}
+
+impl Change {
+    /// The number of moves played after the change.
+    pub fn ply(&self) -> usize {
+        self.next.ply()
+    }
+
+    /// The result after the change, as the store keeps it.
+    pub fn stored_result(&self) -> Option<StoredResult> {
+        stored_result(&self.next)
+    }
+}
+
 /// One match.
 pub struct Match {
     pub id: String,
-    pub game: Arc<Game>,
     pub mode: Mode,
     /// Token per player; empty for the computer's seat.
     pub seats: Vec<String>,
-    pos: Position,
-    played: Vec<Move>,
-    texts: Vec<String>,
-    result: Option<GameResult>,
-    generator: Generator,
+    session: Session,
     /// Bumped at every change; the page refetches when it moves.
     pub version: u64,
-    /// The starting position's text, if it is not the game's setup.
-    custom_start: Option<String>,
 }
 
 impl Match {
@@ -78,57 +94,62 @@ impl Match {
         mode: Mode,
         seats: Vec<String>,
         start: Option<Position>,
-    ) -> Match {
-        let custom_start = start.as_ref().map(|p| game.write_position(p));
-        let pos = start.unwrap_or_else(|| game.initial_position());
-        let mut m = Match {
+    ) -> Result<Match, Refusal> {
+        let start = start.unwrap_or_else(|| game.initial_position());
+        let session = Session::from_position(game, start)
+            .map_err(|e| Refusal::new(400, format!("this position cannot be played: {e}")))?;
+        Ok(Match {
             id,
-            game,
             mode,
             seats,
-            pos,
-            played: Vec::new(),
-            texts: Vec::new(),
-            result: None,
-            generator: Generator::new(),
+            session,
             version: 0,
-            custom_start,
-        };
-        m.update_result();
-        m
+        })
     }
 
-    /// Replays stored moves (after a restart). Stops at the first move that
-    /// does not apply and reports it.
-    pub fn replay(&mut self, texts: &[String]) -> Result<(), String> {
+    /// Replays stored moves (after a restart), then the stored result if
+    /// the rules did not decide it (a resignation).
+    pub fn restore(
+        &mut self,
+        texts: &[String],
+        result: Option<&StoredResult>,
+    ) -> Result<(), String> {
         for t in texts {
-            let i = self
-                .find(t)
-                .map_err(|r| format!("stored move '{t}': {}", r.message))?;
-            self.apply(i);
+            self.session
+                .play_text(t)
+                .map_err(|e| format!("stored move '{t}': {e}"))?;
+        }
+        if self.session.result().is_none()
+            && let Some(r) = result
+        {
+            self.session.declare(match r.winner {
+                Some(winner) => GameResult::Win {
+                    winner,
+                    reason: r.reason.clone(),
+                },
+                None => GameResult::Draw {
+                    reason: r.reason.clone(),
+                },
+            });
         }
         Ok(())
     }
 
-    /// Ends the game as it was ended before a restart (a resignation is
-    /// not a position the rules can see).
-    pub fn restore_result(&mut self, winner: Option<usize>, reason: String) {
-        self.result = Some(match winner {
-            Some(winner) => GameResult::Win { winner, reason },
-            None => GameResult::Draw { reason },
-        });
+    pub fn game(&self) -> &Arc<Game> {
+        self.session.game()
     }
 
-    pub fn texts(&self) -> &[String] {
-        &self.texts
+    pub fn session(&self) -> &Session {
+        &self.session
     }
 
     pub fn result(&self) -> Option<&GameResult> {
-        self.result.as_ref()
+        self.session.result()
     }
 
-    pub fn position(&self) -> &Position {
-        &self.pos
+    /// The number of moves played.
+    pub fn ply(&self) -> usize {
+        self.session.ply()
     }
 
     /// The seats `token` holds.
@@ -144,64 +165,35 @@ impl Match {
     /// The engine to ask, when the computer is to move.
     pub fn computer_to_move(&self) -> Option<Engine> {
         match self.mode {
-            Mode::Ai { engine, human } if self.result.is_none() && self.pos.side() != human => {
+            Mode::Ai { engine, human }
+                if !self.session.is_over() && self.session.side() != human =>
+            {
                 Some(engine)
             }
             _ => None,
         }
     }
 
-    fn legal(&mut self) -> MoveList {
-        let mut list = MoveList::new();
-        if self
-            .generator
-            .legal(&self.game, &mut self.pos, &mut list)
-            .is_err()
-        {
-            list.clear();
-        }
-        list
-    }
-
-    fn find(&mut self, text: &str) -> Result<usize, Refusal> {
-        let list = self.legal();
-        movetext::find(&self.game, &list, text).map_err(|e| Refusal::new(400, e.to_string()))
-    }
-
-    /// Plays the legal move at index `i` of the current list (as found by
-    /// [`Match::check_move`] or [`Match::computer_move`]); returns its text.
-    pub fn apply(&mut self, i: usize) -> String {
-        let list = self.legal();
-        let texts = movetext::texts(&self.game, &list);
-        let mv = list.get(i).to_owned();
-        self.game.make(&mut self.pos, mv.as_ref());
-        self.played.push(mv);
-        self.texts.push(texts[i].clone());
+    /// Applies a change computed by one of the `*_change` methods (after
+    /// it has been saved).
+    pub fn apply(&mut self, change: Change) {
+        self.session = change.next;
         self.version += 1;
-        self.update_result();
-        texts[i].clone()
     }
 
-    fn update_result(&mut self) {
-        let legal = self.legal().len();
-        self.result = dagaz::ai::terminal(&self.game, &mut self.generator, &mut self.pos, legal)
-            .ok()
-            .flatten();
-    }
-
-    /// Checks a move by the holder of `token` without playing it: the
-    /// index to [`Match::apply`] and the move's text.
-    pub fn check_move(&mut self, token: &str, text: &str) -> Result<(usize, String), Refusal> {
-        if let Some(r) = &self.result {
+    /// A move by the holder of `token`.
+    pub fn move_change(&self, token: &str, text: &str) -> Result<Change, Refusal> {
+        if let Some(r) = self.session.result() {
             return Err(Refusal::new(
                 409,
-                format!("the game is over: {}", r.describe(&self.game)),
+                format!("the game is over: {}", r.describe(self.game())),
             ));
         }
-        let side = self.pos.side();
-        if !self.seats_of(token).contains(&side) {
-            let who = &self.game.players[side].name;
-            return Err(if self.seats_of(token).is_empty() {
+        let side = self.session.side();
+        let seats = self.seats_of(token);
+        if !seats.contains(&side) {
+            let who = &self.game().players[side].name;
+            return Err(if seats.is_empty() {
                 Refusal::new(
                     403,
                     format!("only the player holding {who}'s seat can move"),
@@ -210,254 +202,209 @@ impl Match {
                 Refusal::new(409, format!("it is {who}'s turn"))
             });
         }
-        let i = self.find(text)?;
-        let list = self.legal();
-        Ok((i, movetext::texts(&self.game, &list).swap_remove(i)))
-    }
-
-    /// A move by the holder of `token`; returns the move's text.
-    pub fn play(&mut self, token: &str, text: &str) -> Result<String, Refusal> {
-        let (i, _) = self.check_move(token, text)?;
-        Ok(self.apply(i))
+        let index = self
+            .session
+            .find(text)
+            .map_err(|e| Refusal::new(400, e.to_string()))?;
+        self.play_change(index)
     }
 
     /// The computer's move, found on a copy of the position at
-    /// `at_version`: its index and text, if the match has not moved on.
-    pub fn computer_move(&mut self, mv: &Move, at_version: u64) -> Option<(usize, String)> {
+    /// `at_version`, if the match has not moved on since.
+    pub fn computer_change(&self, mv: MoveRef, at_version: u64) -> Option<Change> {
         if at_version != self.version || self.computer_to_move().is_none() {
             return None;
         }
-        let list = self.legal();
-        let i = (0..list.len()).find(|&i| {
-            let m = list.get(i);
-            m.changes == mv.changes.as_slice() && m.landings == mv.landings.as_slice()
-        })?;
-        Some((i, movetext::texts(&self.game, &list).swap_remove(i)))
+        let index = self.session.index_of(mv)?;
+        self.play_change(index).ok()
     }
 
-    /// The number of moves played.
-    pub fn ply(&self) -> usize {
-        self.played.len()
+    fn play_change(&self, index: usize) -> Result<Change, Refusal> {
+        let mut next = self.session.clone();
+        let text = next
+            .play(index)
+            .map_err(|e| Refusal::new(500, e.to_string()))?;
+        Ok(Change {
+            next,
+            text: Some(text),
+        })
     }
 
     /// Takes back moves: against the computer, back to the person's last
     /// turn; on one screen, one move. Not between two browsers.
-    pub fn undo(&mut self, token: &str) -> Result<usize, Refusal> {
+    pub fn undo_change(&self, token: &str) -> Result<Change, Refusal> {
         if self.seats_of(token).is_empty() {
             return Err(Refusal::new(403, "only a player can take moves back"));
         }
-        let mut count = 0;
-        match self.mode {
+        let count = match self.mode {
             Mode::Online => {
                 return Err(Refusal::new(
                     409,
                     "moves cannot be taken back in a game between two browsers",
                 ));
             }
-            Mode::Local => count = 1,
-            Mode::Ai { human, .. } => {
-                // Back to the person's turn, with at least one of their moves undone.
-                let mut n = 0;
-                let mut sides: Vec<usize> = Vec::new();
-                let mut pos = self.pos.clone();
-                for mv in self.played.iter().rev() {
-                    self.game.undo(&mut pos, mv.as_ref());
-                    n += 1;
-                    sides.push(pos.side());
-                    if pos.side() == human && sides.contains(&human) {
-                        count = n;
-                        break;
-                    }
-                }
-            }
-        }
-        if count == 0 || count > self.played.len() {
-            return Err(Refusal::new(409, "there is no move to take back"));
-        }
-        for _ in 0..count {
-            if let Some(mv) = self.played.pop() {
-                self.game.undo(&mut self.pos, mv.as_ref());
-                self.texts.pop();
-            }
-        }
-        self.version += 1;
-        self.update_result();
-        Ok(count)
+            Mode::Local => 1,
+            Mode::Ai { human, .. } => self.plies_back_to(human),
+        };
+        let mut next = self.session.clone();
+        next.undo(count)
+            .map_err(|e| Refusal::new(409, e.to_string()))?;
+        Ok(Change { next, text: None })
     }
 
-    /// The holder of `token` resigns (the first of their seats).
-    pub fn resign(&mut self, token: &str) -> Result<(), Refusal> {
-        if self.result.is_some() {
+    /// How many moves to take back so that `player` is to move again with
+    /// at least one of their moves taken back (0 if none can).
+    fn plies_back_to(&self, player: usize) -> usize {
+        let game = self.game();
+        let mut pos = self.session.position_copy();
+        let mut undone_theirs = false;
+        for (n, mv) in self.session.played().iter().rev().enumerate() {
+            game.undo(&mut pos, mv.as_ref());
+            undone_theirs |= pos.side() == player;
+            if pos.side() == player && undone_theirs {
+                return n + 1;
+            }
+        }
+        0
+    }
+
+    /// The holder of `token` resigns (the first of their seats; on one
+    /// screen, the side to move).
+    pub fn resign_change(&self, token: &str) -> Result<Change, Refusal> {
+        if self.session.is_over() {
             return Err(Refusal::new(409, "the game is already over"));
         }
         let seats = self.seats_of(token);
-        let Some(&loser) = seats.first() else {
+        let Some(&first) = seats.first() else {
             return Err(Refusal::new(403, "only a player can resign"));
         };
         let loser = if seats.len() > 1 {
-            self.pos.side()
+            self.session.side()
         } else {
-            loser
+            first
         };
-        let winner = (loser + 1) % self.game.players.len();
-        self.result = Some(GameResult::Win {
+        let game = self.game().clone();
+        let winner = (loser + 1) % game.players.len();
+        let mut next = self.session.clone();
+        next.declare(GameResult::Win {
             winner,
-            reason: format!("{} resigned", self.game.players[loser].name),
+            reason: format!("{} resigned", game.players[loser].name),
         });
-        self.version += 1;
-        Ok(())
+        Ok(Change { next, text: None })
     }
 
     /// A short text of the result ("1-0", "0-1", "1/2-1/2").
     pub fn result_text(&self) -> Option<String> {
-        self.result.as_ref().map(|r| r.score(&self.game))
+        self.result().map(|r| r.score(self.game()))
     }
 
-    /// The state the page draws, for the holder of `token`.
-    pub fn view(&mut self, token: &str) -> Value {
-        let game = self.game.clone();
-        let list = self.legal();
-        let texts = movetext::texts(&game, &list);
-        let topo = &game.topology;
-        let name = |sq: Square| topo.name(sq).to_string();
-        let heap = game.cells.is_counts();
-        let board: Vec<Value> = topo
-            .squares()
-            .filter_map(|sq| {
-                let c = self.pos.cell(sq);
-                let info = game.cells.info(c);
-                if heap {
-                    Some(json!({"square": name(sq), "count": c.0}))
-                } else {
-                    (!c.is_empty() && info.piece != NO_PIECE).then(|| {
-                        let below: Vec<Value> = game
-                            .below(&self.pos, sq)
-                            .map(|b| {
-                                let i = game.cells.info(b);
-                                json!({"piece": i.piece, "owner": i.owner})
-                            })
-                            .collect();
-                        let mut piece = json!({
-                            "square": name(sq),
-                            "piece": info.piece,
-                            "owner": info.owner,
-                            "below": below,
-                        });
-                        if game.numbered() {
-                            piece["number"] = json!(game.piece_number(c));
-                            if let Some(parts) = game.parts_held(c) {
-                                let numbers: Vec<u16> = parts.iter().map(|p| p.number).collect();
-                                piece["parts"] = json!(numbers);
-                            }
-                        }
-                        piece
-                    })
-                }
-            })
-            .collect();
-        let hands: Vec<Vec<Value>> = (0..game.players.len())
-            .map(|p| {
-                (0..game.pieces.len() as u16)
-                    .filter_map(|t| {
-                        let n = game.in_hand(&self.pos, p, t);
-                        (n > 0).then(|| json!({"piece": t, "count": n}))
-                    })
-                    .collect()
-            })
-            .collect();
-        let you = self.seats_of(token);
-        let legal: Vec<Value> = if self.result.is_none() {
-            list.iter()
-                .zip(&texts)
-                .map(|(m, t)| {
-                    json!({
-                        "text": t,
-                        "path": entry::path(m).into_iter().map(name).collect::<Vec<_>>(),
-                        "captures": movetext::captured_squares(&game, m).into_iter().map(name).collect::<Vec<_>>(),
-                        "piece": m.header.piece,
-                        "drop": m.header.from().is_none(),
-                        "promotion": m.header.promotion(),
-                    })
+    /// The state the page draws, for the holder of `token`;
+    /// `think_state` says whether the computer waits or thinks.
+    pub fn view(&self, token: &str, think_state: Option<&'static str>) -> MatchView {
+        let game = self.game();
+        let s = &self.session;
+        let pos = s.position();
+        let name = |sq: Square| game.topology.name(sq).to_string();
+        let names = |squares: Vec<Square>| squares.into_iter().map(name).collect::<Vec<_>>();
+        let legal = if s.is_over() {
+            Vec::new()
+        } else {
+            s.legal()
+                .iter()
+                .zip(s.legal_texts())
+                .map(|(m, t)| LegalMove {
+                    text: t.clone(),
+                    path: names(entry::path(m)),
+                    captures: names(game.captured_squares(m)),
+                    piece: m.header.piece,
+                    drop: m.header.from().is_none(),
+                    promotion: m.header.promotion(),
                 })
                 .collect()
-        } else {
-            Vec::new()
         };
-        let last = self.last_move(&name);
-        let side = self.pos.side();
-        let check: Vec<String> = if game.royal_attacked(&self.pos, side) {
+        let side = s.side();
+        let check = if game.royal_attacked(pos, side) {
             game.royal_types()
                 .iter()
-                .flat_map(|&t| {
-                    dagaz::position::squares_of(self.pos.piece_bits(side, t as usize))
-                        .collect::<Vec<_>>()
-                })
+                .flat_map(|&t| squares_of(pos.piece_bits(side, t as usize)).collect::<Vec<_>>())
                 .map(name)
                 .collect()
         } else {
             Vec::new()
         };
-        json!({
-            "id": self.id,
-            "game": game.name,
-            "mode": self.mode.name(),
-            "computer": match self.mode {
+        MatchView {
+            id: self.id.clone(),
+            game: game.name.clone(),
+            mode: self.mode.name(),
+            computer: match self.mode {
                 Mode::Ai { human, .. } => (0..game.players.len()).find(|p| *p != human),
                 _ => None,
             },
-            "engine": match self.mode { Mode::Ai { engine, .. } => Some(engine.to_string()), _ => None },
-            "side": side,
-            "you": you,
-            "position": game.write_position(&self.pos),
-            "board": board,
-            "hands": hands,
-            "moves": self.texts,
-            "legal": legal,
-            "last": last,
-            "check": check,
-            "result": self.result.as_ref().map(|r| json!({
-                "text": r.score(&game),
-                "message": r.describe(&game),
-                "winner": match r { GameResult::Win { winner, .. } => Some(*winner), _ => None },
-            })),
-            "thinking": self.computer_to_move().is_some(),
-            "version": self.version,
-        })
-    }
-
-    fn last_move(&self, name: &dyn Fn(Square) -> String) -> Value {
-        match self.played.last() {
-            None => Value::Null,
-            Some(mv) => json!({
-                "path": entry::path(mv.as_ref()).into_iter().map(name).collect::<Vec<_>>(),
-                "captures": movetext::captured_squares(&self.game, mv.as_ref()).into_iter().map(name).collect::<Vec<_>>(),
+            engine: match self.mode {
+                Mode::Ai { engine, .. } => Some(engine.to_string()),
+                _ => None,
+            },
+            side,
+            you: self.seats_of(token),
+            position: game.write_position(pos),
+            board: board_view(game, pos),
+            hands: (0..game.players.len())
+                .map(|p| {
+                    (0..game.pieces.len() as u16)
+                        .map(|t| InHand {
+                            piece: t,
+                            count: game.in_hand(pos, p, t),
+                        })
+                        .filter(|h| h.count > 0)
+                        .collect()
+                })
+                .collect(),
+            moves: s.texts().to_vec(),
+            legal,
+            last: s.played().last().map(|mv| LastMove {
+                path: names(entry::path(mv.as_ref())),
+                captures: names(game.captured_squares(mv.as_ref())),
             }),
+            check,
+            result: s.result().map(|r| ResultView {
+                text: r.score(game),
+                message: r.describe(game),
+                winner: match r {
+                    GameResult::Win { winner, .. } => Some(*winner),
+                    GameResult::Draw { .. } => None,
+                },
+            }),
+            thinking: self.computer_to_move().is_some(),
+            think_state: self.computer_to_move().and(think_state),
+            version: self.version,
         }
     }
 
     /// The game as text, a header and the moves.
     pub fn export(&self) -> String {
-        let mut out = format!("[Game \"{}\"]\n[Match \"{}\"]\n", self.game.name, self.id);
-        if let Some(start) = &self.custom_start {
-            out += &format!("[Position \"{start}\"]\n");
+        let game = self.game();
+        let s = &self.session;
+        let mut out = format!("[Game \"{}\"]\n[Match \"{}\"]\n", game.name, self.id);
+        if s.start() != game.setup() {
+            out += &format!("[Position \"{}\"]\n", game.write_position(s.start()));
         }
-        for (p, player) in self.game.players.iter().enumerate() {
+        for (p, player) in game.players.iter().enumerate() {
             let who = match self.mode {
                 Mode::Ai { engine, human } if human != p => format!("computer ({engine})"),
                 _ => "person".to_string(),
             };
             out += &format!("[{} \"{who}\"]\n", player.name);
         }
-        if let Some(r) = &self.result {
+        if let Some(r) = s.result() {
             out += &format!(
                 "[Result \"{}\"]\n[Termination \"{}\"]\n",
-                r.score(&self.game),
+                r.score(game),
                 r.reason()
             );
         }
         out.push('\n');
-        let n = self.game.players.len();
-        for (i, t) in self.texts.iter().enumerate() {
+        let n = game.players.len();
+        for (i, t) in s.texts().iter().enumerate() {
             if i % n == 0 {
                 out += &format!("{}. ", i / n + 1);
             }
@@ -472,65 +419,127 @@ impl Match {
     }
 }
 
+/// The result of a session, as the store keeps it.
+pub fn stored_result(session: &Session) -> Option<StoredResult> {
+    let game = session.game();
+    session.result().map(|r| StoredResult {
+        score: r.score(game),
+        winner: match r {
+            GameResult::Win { winner, .. } => Some(*winner),
+            GameResult::Draw { .. } => None,
+        },
+        reason: r.reason().to_string(),
+    })
+}
+
+/// The pieces on the board (counts on heap boards).
+fn board_view(game: &Game, pos: &Position) -> Vec<PieceOnBoard> {
+    let topo = &game.topology;
+    let heap = game.cells.is_counts();
+    topo.squares()
+        .filter_map(|sq| {
+            let c = pos.cell(sq);
+            let square = topo.name(sq).to_string();
+            if heap {
+                return Some(PieceOnBoard {
+                    square,
+                    count: Some(c.0),
+                    piece: None,
+                    owner: None,
+                    below: None,
+                    number: None,
+                    parts: None,
+                });
+            }
+            let info = game.cells.info(c);
+            if c.is_empty() || info.piece == NO_PIECE {
+                return None;
+            }
+            let below = game
+                .below(pos, sq)
+                .map(|b| {
+                    let i = game.cells.info(b);
+                    StackedPiece {
+                        piece: i.piece,
+                        owner: i.owner,
+                    }
+                })
+                .collect();
+            Some(PieceOnBoard {
+                square,
+                count: None,
+                piece: Some(info.piece),
+                owner: Some(info.owner),
+                below: Some(below),
+                number: game.numbered().then(|| game.piece_number(c)),
+                parts: game
+                    .parts_held(c)
+                    .filter(|_| game.numbered())
+                    .map(|parts| parts.iter().map(|p| p.number).collect()),
+            })
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use dagaz::game::load_game;
+    use dagaz::load::load_game;
 
-    fn chess_match(mode: Mode) -> Match {
+    fn chess_match(mode: Mode, seats: [&str; 2]) -> Match {
         let game = Arc::new(load_game("chess").unwrap());
-        Match::new("m".into(), game, mode, vec!["w".into(), "b".into()], None)
+        let seats = seats.iter().map(|s| s.to_string()).collect();
+        Match::new("m".into(), game, mode, seats, None).unwrap()
+    }
+
+    fn play(m: &mut Match, token: &str, text: &str) -> Result<String, Refusal> {
+        let change = m.move_change(token, text)?;
+        let text = change.text.clone().unwrap();
+        m.apply(change);
+        Ok(text)
     }
 
     #[test]
     fn seats_and_turns() {
-        let mut m = chess_match(Mode::Online);
-        assert_eq!(m.play("b", "e2e4").unwrap_err().status, 409);
-        assert_eq!(m.play("", "e2e4").unwrap_err().status, 403);
-        assert_eq!(m.play("w", "e2e5").unwrap_err().status, 400);
-        assert_eq!(m.play("w", "e2e4").unwrap(), "e2e4");
-        assert_eq!(m.play("b", "e7e5").unwrap(), "e7e5");
-        assert_eq!(m.undo("w").unwrap_err().status, 409);
-        m.resign("w").unwrap();
+        let mut m = chess_match(Mode::Online, ["w", "b"]);
+        assert_eq!(play(&mut m, "b", "e2e4").unwrap_err().status, 409);
+        assert_eq!(play(&mut m, "", "e2e4").unwrap_err().status, 403);
+        assert_eq!(play(&mut m, "w", "e2e5").unwrap_err().status, 400);
+        assert_eq!(play(&mut m, "w", "e2e4").unwrap(), "e2e4");
+        assert_eq!(play(&mut m, "b", "e7e5").unwrap(), "e7e5");
+        assert_eq!(m.undo_change("w").err().unwrap().status, 409);
+        let resign = m.resign_change("w").ok().unwrap();
+        assert_eq!(m.result_text(), None, "nothing changes before apply");
+        m.apply(resign);
         assert_eq!(m.result_text().as_deref(), Some("0-1"));
-        assert_eq!(m.play("w", "g1f3").unwrap_err().status, 409);
+        assert_eq!(play(&mut m, "w", "g1f3").unwrap_err().status, 409);
     }
 
     #[test]
     fn undo_against_the_computer_goes_back_to_the_person() {
-        let mut m = chess_match(Mode::Ai {
-            engine: Engine::Random,
-            human: 0,
-        });
-        m.seats = vec!["w".into(), String::new()];
-        m.play("w", "e2e4").unwrap();
-        let reply = m.computer_to_move().is_some();
-        assert!(reply);
-        let mv = {
-            let list = m.legal();
-            list.get(0).to_owned()
-        };
-        let v = m.version;
-        let (i, _) = m.computer_move(&mv, v).unwrap();
-        m.apply(i);
-        assert_eq!(m.undo("w").unwrap(), 2);
-        assert_eq!(m.texts().len(), 0);
+        let engine = Engine::Random;
+        let mut m = chess_match(Mode::Ai { engine, human: 0 }, ["w", ""]);
+        play(&mut m, "w", "e2e4").unwrap();
+        assert!(m.computer_to_move().is_some());
+        let mv = m.session().legal().get(0).to_owned();
+        let change = m
+            .computer_change(mv.as_ref(), m.version)
+            .ok_or("no change")
+            .unwrap();
+        m.apply(change);
+        let undo = m.undo_change("w").ok().unwrap();
+        assert_eq!(undo.ply(), 0);
+        m.apply(undo);
+        assert!(m.session().texts().is_empty());
     }
 
     #[test]
     fn views_list_legal_moves_with_paths() {
-        let mut m = chess_match(Mode::Local);
-        m.seats = vec!["t".into(), "t".into()];
-        let v = m.view("t");
-        assert_eq!(v["legal"].as_array().unwrap().len(), 20);
-        assert_eq!(v["you"], json!([0, 1]));
-        assert!(
-            v["legal"]
-                .as_array()
-                .unwrap()
-                .iter()
-                .any(|l| l["path"] == json!(["e2", "e4"]))
-        );
-        assert_eq!(m.view("")["you"], json!([]));
+        let m = chess_match(Mode::Local, ["t", "t"]);
+        let v = m.view("t", None);
+        assert_eq!(v.legal.len(), 20);
+        assert_eq!(v.you, vec![0, 1]);
+        assert!(v.legal.iter().any(|l| l.path == ["e2", "e4"]));
+        assert!(m.view("", None).you.is_empty());
     }
 }

@@ -1,5 +1,7 @@
-//! Saved games: every match and every move goes into an SQLite database as
-//! it happens, so a restarted server finds every match again.
+//! Saved games: every match and every move is written to the store before
+//! the server's memory changes, so a restarted server finds every match
+//! as it was acknowledged. [`Store`] is what the server needs of a store;
+//! [`SqliteStore`] keeps everything in one SQLite file.
 
 use std::path::Path;
 
@@ -40,37 +42,69 @@ pub struct StoredResult {
 /// The format of the tables; bumped when they change.
 const SCHEMA_VERSION: i64 = 1;
 
-/// The database.
-pub struct Store {
+/// What the server needs of a store. Each call is one transaction: it
+/// happens completely or not at all.
+pub trait Store: Send {
+    /// Saves a new match.
+    fn create(&mut self, m: &StoredMatch) -> Result<(), StoreError>;
+    /// Saves the move made at `ply` and the result after it.
+    fn add_move(
+        &mut self,
+        id: &str,
+        ply: usize,
+        text: &str,
+        result: Option<&StoredResult>,
+    ) -> Result<(), StoreError>;
+    /// Forgets the moves from `ply` on (undo) and saves the result after.
+    fn take_back(
+        &mut self,
+        id: &str,
+        ply: usize,
+        result: Option<&StoredResult>,
+    ) -> Result<(), StoreError>;
+    /// Records how the match ended (`None`: it is not over).
+    fn set_result(&mut self, id: &str, result: Option<&StoredResult>) -> Result<(), StoreError>;
+    /// A match, if it exists.
+    fn get(&self, id: &str) -> Result<Option<StoredMatch>, StoreError>;
+    /// The moves of a match, in order.
+    fn moves(&self, id: &str) -> Result<Vec<String>, StoreError>;
+    /// The newest matches, newest first.
+    fn list(&self) -> Result<Vec<StoredMatch>, StoreError>;
+}
+
+/// The SQLite store.
+pub struct SqliteStore {
     conn: Connection,
 }
 
 /// A database problem, with what was being done.
 #[derive(Debug, thiserror::Error)]
-#[error("database error while {doing}: {source}")]
+#[error("database error while {doing}: {message}")]
 pub struct StoreError {
-    doing: &'static str,
-    #[source]
-    source: rusqlite::Error,
+    pub doing: &'static str,
+    pub message: String,
 }
 
 fn ctx<T>(doing: &'static str, r: rusqlite::Result<T>) -> Result<T, StoreError> {
-    r.map_err(|source| StoreError { doing, source })
+    r.map_err(|e| StoreError {
+        doing,
+        message: e.to_string(),
+    })
 }
 
-impl Store {
+impl SqliteStore {
     /// Opens (or creates) the database file.
-    pub fn open(path: &Path) -> Result<Store, StoreError> {
+    pub fn open(path: &Path) -> Result<SqliteStore, StoreError> {
         let conn = ctx("opening the database", Connection::open(path))?;
         Self::init(conn)
     }
 
     /// A database in memory (for tests).
-    pub fn in_memory() -> Result<Store, StoreError> {
+    pub fn in_memory() -> Result<SqliteStore, StoreError> {
         Self::init(ctx("opening the database", Connection::open_in_memory())?)
     }
 
-    fn init(conn: Connection) -> Result<Store, StoreError> {
+    fn init(conn: Connection) -> Result<SqliteStore, StoreError> {
         let version: i64 = ctx(
             "reading the database version",
             conn.query_row("PRAGMA user_version", [], |r| r.get(0)),
@@ -78,9 +112,9 @@ impl Store {
         if version > SCHEMA_VERSION {
             return Err(StoreError {
                 doing: "opening the database",
-                source: rusqlite::Error::InvalidParameterName(format!(
+                message: format!(
                     "the database has format {version}, newer than this dagaz knows ({SCHEMA_VERSION})"
-                )),
+                ),
             });
         }
         ctx(
@@ -108,10 +142,41 @@ impl Store {
                  PRAGMA user_version = 1;",
             ),
         )?;
-        Ok(Store { conn })
+        Ok(SqliteStore { conn })
     }
 
-    pub fn create(&self, m: &StoredMatch) -> Result<(), StoreError> {
+    /// Runs `f` in one transaction, committed if it succeeds.
+    fn transaction<T>(
+        &mut self,
+        doing: &'static str,
+        f: impl FnOnce(&rusqlite::Transaction) -> rusqlite::Result<T>,
+    ) -> Result<T, StoreError> {
+        let tx = ctx(doing, self.conn.transaction())?;
+        let out = ctx(doing, f(&tx))?;
+        ctx(doing, tx.commit())?;
+        Ok(out)
+    }
+}
+
+/// Writes a match's result columns.
+fn write_result(
+    conn: &Connection,
+    id: &str,
+    result: Option<&StoredResult>,
+) -> rusqlite::Result<usize> {
+    conn.execute(
+        "UPDATE matches SET result = ?2, winner = ?3, reason = ?4 WHERE id = ?1",
+        params![
+            id,
+            result.map(|r| r.score.as_str()),
+            result.and_then(|r| r.winner).map(|w| w as i64),
+            result.map(|r| r.reason.as_str())
+        ],
+    )
+}
+
+impl Store for SqliteStore {
+    fn create(&mut self, m: &StoredMatch) -> Result<(), StoreError> {
         ctx(
             "saving a new match",
             self.conn.execute(
@@ -131,47 +196,45 @@ impl Store {
         Ok(())
     }
 
-    pub fn add_move(&self, id: &str, ply: usize, text: &str) -> Result<(), StoreError> {
-        ctx(
-            "saving a move",
-            self.conn.execute(
+    fn add_move(
+        &mut self,
+        id: &str,
+        ply: usize,
+        text: &str,
+        result: Option<&StoredResult>,
+    ) -> Result<(), StoreError> {
+        self.transaction("saving a move", |tx| {
+            tx.execute(
                 "INSERT INTO moves (match_id, ply, text) VALUES (?1, ?2, ?3)",
                 params![id, ply as i64, text],
-            ),
-        )?;
+            )?;
+            write_result(tx, id, result)
+        })?;
         Ok(())
     }
 
-    /// Forgets the moves from `ply` on (undo).
-    pub fn truncate(&self, id: &str, ply: usize) -> Result<(), StoreError> {
-        ctx(
-            "taking moves back",
-            self.conn.execute(
+    fn take_back(
+        &mut self,
+        id: &str,
+        ply: usize,
+        result: Option<&StoredResult>,
+    ) -> Result<(), StoreError> {
+        self.transaction("taking moves back", |tx| {
+            tx.execute(
                 "DELETE FROM moves WHERE match_id = ?1 AND ply >= ?2",
                 params![id, ply as i64],
-            ),
-        )?;
+            )?;
+            write_result(tx, id, result)
+        })?;
         Ok(())
     }
 
-    /// Records how the match ended (`None`: it is not over, after an undo).
-    pub fn set_result(&self, id: &str, result: Option<&StoredResult>) -> Result<(), StoreError> {
-        ctx(
-            "saving a result",
-            self.conn.execute(
-                "UPDATE matches SET result = ?2, winner = ?3, reason = ?4 WHERE id = ?1",
-                params![
-                    id,
-                    result.map(|r| r.score.as_str()),
-                    result.and_then(|r| r.winner).map(|w| w as i64),
-                    result.map(|r| r.reason.as_str())
-                ],
-            ),
-        )?;
+    fn set_result(&mut self, id: &str, result: Option<&StoredResult>) -> Result<(), StoreError> {
+        ctx("saving a result", write_result(&self.conn, id, result))?;
         Ok(())
     }
 
-    pub fn get(&self, id: &str) -> Result<Option<StoredMatch>, StoreError> {
+    fn get(&self, id: &str) -> Result<Option<StoredMatch>, StoreError> {
         ctx(
             "reading a match",
             self.conn
@@ -184,7 +247,7 @@ impl Store {
         )
     }
 
-    pub fn moves(&self, id: &str) -> Result<Vec<String>, StoreError> {
+    fn moves(&self, id: &str) -> Result<Vec<String>, StoreError> {
         let mut stmt = ctx(
             "reading moves",
             self.conn
@@ -197,8 +260,7 @@ impl Store {
         ctx("reading moves", rows.collect())
     }
 
-    /// All matches, newest first.
-    pub fn list(&self) -> Result<Vec<StoredMatch>, StoreError> {
+    fn list(&self) -> Result<Vec<StoredMatch>, StoreError> {
         let mut stmt = ctx(
             "listing matches",
             self.conn.prepare(&format!(
@@ -243,7 +305,7 @@ mod tests {
 
     #[test]
     fn matches_and_moves_round_trip() {
-        let s = Store::in_memory().unwrap();
+        let mut s = SqliteStore::in_memory().unwrap();
         let m = StoredMatch {
             id: "m1".into(),
             game: "chess".into(),
@@ -256,10 +318,13 @@ mod tests {
             plies: 0,
         };
         s.create(&m).unwrap();
-        s.add_move("m1", 0, "e2e4").unwrap();
-        s.add_move("m1", 1, "e7e5").unwrap();
+        s.add_move("m1", 0, "e2e4", None).unwrap();
+        s.add_move("m1", 1, "e7e5", None).unwrap();
         assert_eq!(s.moves("m1").unwrap(), vec!["e2e4", "e7e5"]);
-        s.truncate("m1", 1).unwrap();
+        s.take_back("m1", 1, None).unwrap();
+        // A move at a ply already taken is refused, and nothing changes.
+        assert!(s.add_move("m1", 0, "d2d4", None).is_err());
+        assert_eq!(s.moves("m1").unwrap(), vec!["e2e4"]);
         assert_eq!(s.moves("m1").unwrap(), vec!["e2e4"]);
         let result = StoredResult {
             score: "1-0".into(),

@@ -6,9 +6,9 @@
 
 use std::time::Instant;
 
-use dagaz::game::load_game;
+use dagaz::load::load_game;
 use dagaz::movegen::perft;
-use dagaz::position::fen;
+use dagaz::text::fen;
 
 const POSITIONS: &[(&str, &str, u32)] = &[
     (

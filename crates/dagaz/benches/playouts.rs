@@ -4,8 +4,9 @@
 
 use std::time::Instant;
 
-use dagaz::game::load_game;
-use dagaz::movegen::{Generator, MoveList};
+use dagaz::load::load_game;
+use dagaz::movegen::Generator;
+use dagaz::position::MoveList;
 use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
 

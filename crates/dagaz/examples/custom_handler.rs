@@ -6,10 +6,12 @@
 //! Run with `cargo run --example custom_handler`; `docs/handlers.md`
 //! explains it line by line.
 
-use dagaz::game::{Game, load_with};
+use dagaz::game::Game;
 use dagaz::handler::{Branch, Handler, HandlerContext, HandlerRegistry};
-use dagaz::movegen::{Generator, MoveList};
-use dagaz::movetext;
+use dagaz::load::load_with;
+use dagaz::movegen::Generator;
+use dagaz::position::MoveList;
+use dagaz::text::movetext;
 
 /// Captures the enemy pieces on the squares orthogonally next to the
 /// cursor. Always continues the path (exactly one branch).

@@ -9,7 +9,7 @@
 //! the front end then asks which one is meant.
 
 use crate::board::Square;
-use crate::movegen::{MoveList, MoveRef};
+use crate::position::{MoveList, MoveRef};
 
 /// The squares a person clicks to enter `mv`.
 pub fn path(mv: MoveRef) -> Vec<Square> {
@@ -60,7 +60,7 @@ pub fn progress(moves: &MoveList, chosen: &[Square]) -> Progress {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::load_game;
+    use crate::load::load_game;
     use crate::movegen::Generator;
 
     #[test]

@@ -32,7 +32,7 @@ fn stderr(o: &Output) -> String {
 fn list_shows_every_game_with_a_description() {
     let o = dagaz(&["list"], "");
     assert!(o.status.success());
-    for g in dagaz::game::builtin_games() {
+    for g in dagaz::load::builtin_games() {
         let line = stdout(&o)
             .lines()
             .find(|l| l.starts_with(g.name))
@@ -93,13 +93,13 @@ fn check_accepts_good_files_and_refuses_bad_ones() {
     let dir = std::env::temp_dir().join(format!("dagaz-cli-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let good = dir.join("good.toml");
-    std::fs::write(&good, dagaz::game::builtin_games()[0].source).unwrap();
+    std::fs::write(&good, dagaz::load::builtin_games()[0].source).unwrap();
     let o = dagaz(&["check", good.to_str().unwrap()], "");
     assert!(o.status.success(), "{}", stderr(&o));
     assert!(stdout(&o).contains("ok"));
 
     let bad = dir.join("bad.toml");
-    let text = dagaz::game::builtin_games()[0]
+    let text = dagaz::load::builtin_games()[0]
         .source
         .replace("N,OM; E,OT", "N,OM; E,Q");
     std::fs::write(&bad, text).unwrap();
@@ -266,7 +266,7 @@ fn play_against_the_computer() {
 /// Every built-in game counts perft, lists moves and takes a move in play.
 #[test]
 fn every_game_works_in_perft_moves_and_play() {
-    for g in dagaz::game::builtin_games() {
+    for g in dagaz::load::builtin_games() {
         let o = dagaz(&["perft", g.name, "2"], "");
         assert!(o.status.success(), "{}: {}", g.name, stderr(&o));
         let nodes: u64 = stdout(&o)
@@ -288,4 +288,64 @@ fn every_game_works_in_perft_moves_and_play() {
         assert!(!out.contains("not a legal move"), "{}: {out}", g.name);
         assert!(out.matches("to move").count() >= 2, "{}: {out}", g.name);
     }
+}
+
+/// Fool's mate: White to move is checkmated.
+const MATED: &str = "rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3";
+
+#[test]
+fn play_takes_a_move_square_by_square_over_several_lines() {
+    let o = dagaz(&["play", "chess"], "e2\ne4\nfen\nquit\n");
+    let out = stdout(&o);
+    assert!(out.contains("next square: e4 e3"), "{out}");
+    assert!(out.contains("White to move e2> "), "{out}");
+    assert!(
+        out.contains("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1"),
+        "{out}"
+    );
+}
+
+#[test]
+fn moves_on_a_finished_position_says_why_there_are_none() {
+    let o = dagaz(&["moves", "chess", "--fen", MATED], "");
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(stdout(&o).trim(), "no legal moves: Black wins (checkmate)");
+    let stalemate = "7k/5Q2/6K1/8/8/8/8/8 b - - 0 1";
+    let o = dagaz(&["moves", "chess", "--fen", stalemate], "");
+    assert!(o.status.success());
+    assert_eq!(stdout(&o).trim(), "no legal moves: Draw (stalemate)");
+}
+
+#[test]
+fn perft_notes_a_side_without_moves() {
+    let o = dagaz(&["perft", "chess", "3", "--fen", MATED], "");
+    assert!(o.status.success());
+    let out = stdout(&o);
+    assert!(
+        out.contains("note: White, to move, has no legal moves: Black wins (checkmate)"),
+        "{out}"
+    );
+    assert!(out.contains("nodes 0"), "{out}");
+    let o = dagaz(&["perft", "chess", "1"], "");
+    assert!(!stdout(&o).contains("note:"));
+}
+
+#[test]
+fn output_into_a_closed_pipe_ends_quietly() {
+    use std::io::{BufRead, BufReader};
+    let mut child = Command::new(env!("CARGO_BIN_EXE_dagaz"))
+        .args(["perft", "chess", "3", "--divide"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut first = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut first)
+        .unwrap();
+    // The reader is gone (as `| head -1` does) before most lines are written.
+    let o = child.wait_with_output().unwrap();
+    assert!(first.contains(": "), "{first}");
+    assert!(o.status.success(), "{:?}", o.status);
+    assert!(!stderr(&o).contains("panicked"), "{}", stderr(&o));
 }

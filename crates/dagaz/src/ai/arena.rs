@@ -1,13 +1,15 @@
 //! Matches between engines: whole games with alternating colours, optional
 //! random openings, results with an Elo difference, and game records.
 
+use std::sync::Arc;
+
 use rand::SeedableRng;
 use rand::rngs::StdRng;
 
 use super::{Engine, choose};
 use crate::game::{Game, GameResult};
-use crate::movegen::{GenError, Generator, Move, MoveList};
-use crate::movetext;
+use crate::movegen::GenError;
+use crate::session::{Session, SessionError};
 
 /// How one game of a match is played.
 #[derive(Clone, Copy, Debug)]
@@ -30,42 +32,39 @@ pub struct Record {
 }
 
 /// Plays one game from the setup position.
-pub fn play_game(game: &Game, setup: &GameSetup) -> Result<Record, GenError> {
+pub fn play_game(game: &Arc<Game>, setup: &GameSetup) -> Result<Record, GenError> {
     let mut rng = StdRng::seed_from_u64(setup.seed);
-    let mut pos = game.initial_position();
-    let mut generator = Generator::new();
-    let mut list = MoveList::new();
-    let mut moves = Vec::new();
+    let mut session = Session::new(game.clone())?;
     for ply in 0..setup.max_plies {
-        generator.legal(game, &mut pos, &mut list)?;
-        if let Some(result) = super::terminal(game, &mut generator, &mut pos, list.len())? {
-            return Ok(Record { moves, result });
+        if let Some(result) = session.result() {
+            return Ok(Record {
+                moves: session.texts().to_vec(),
+                result: result.clone(),
+            });
         }
         let engine = if ply < setup.opening_plies {
             Engine::Random
         } else {
-            setup.engines[pos.side() % 2]
+            setup.engines[session.side() % 2]
         };
+        let mut pos = session.position_copy();
         let Some(choice) = choose(game, &mut pos, engine, &mut rng)? else {
             break;
         };
-        moves.push(text_of(game, &list, &choice.mv));
-        game.make(&mut pos, choice.mv.as_ref());
+        let index = session
+            .index_of(choice.mv.as_ref())
+            .expect("engines choose among the legal moves");
+        session.play(index).map_err(|e| match e {
+            SessionError::Generation(g) => g,
+            other => unreachable!("a legal move of a game in progress: {other}"),
+        })?;
     }
     Ok(Record {
-        moves,
+        moves: session.texts().to_vec(),
         result: GameResult::Draw {
             reason: format!("move limit of {} plies", setup.max_plies),
         },
     })
-}
-
-/// The move text of `mv` among the legal moves `list`.
-fn text_of(game: &Game, list: &MoveList, mv: &Move) -> String {
-    let texts = movetext::texts(game, list);
-    list.iter()
-        .position(|m| m.changes == mv.changes.as_slice() && m.landings == mv.landings.as_slice())
-        .map_or_else(|| movetext::text(game, mv.as_ref()), |i| texts[i].clone())
 }
 
 /// Running totals of a match between engine A and engine B.

@@ -9,10 +9,11 @@ use rand::RngExt;
 use rand::rngs::StdRng;
 
 use super::eval::{Evaluator, Material};
-use super::{Choice, Limit, terminal};
+use super::{Choice, Control, Limit};
 use crate::game::{Game, GameResult};
-use crate::movegen::{GenError, Generator, Move, MoveList};
+use crate::movegen::{GenError, Generator};
 use crate::position::Position;
+use crate::position::{Move, MoveList};
 
 /// Exploration constant of UCT.
 const EXPLORATION: f64 = 1.4;
@@ -44,6 +45,7 @@ pub struct Mcts<'g, 'r> {
     list: MoveList,
     nodes: Vec<Node>,
     eval: Material,
+    control: Control,
 }
 
 impl<'g, 'r> Mcts<'g, 'r> {
@@ -57,7 +59,14 @@ impl<'g, 'r> Mcts<'g, 'r> {
             list: MoveList::new(),
             nodes: Vec::new(),
             eval: Material::new(game),
+            control: Control::unbounded(),
         }
+    }
+
+    /// The same search, within `control`'s bounds.
+    pub fn with_control(mut self, control: Control) -> Mcts<'g, 'r> {
+        self.control = control;
+        self
     }
 
     /// The most visited move after the search; `None` without legal moves.
@@ -67,17 +76,16 @@ impl<'g, 'r> Mcts<'g, 'r> {
         if self.nodes[root].untried.is_empty() {
             return Ok(None);
         }
-        let budget = match self.limit {
-            Limit::Nodes(n) => n,
+        let own = match self.limit {
             Limit::Depth(d) => d as u64 * PLAYOUTS_PER_DEPTH,
-            Limit::Time(_) => u64::MAX,
+            _ => u64::MAX,
         };
+        let budget = own.min(self.control.node_budget(self.limit).unwrap_or(u64::MAX));
+        let deadline = self.control.deadline(started, self.limit);
         let mut playouts = 0u64;
         while playouts < budget {
-            if let Limit::Time(t) = self.limit
-                && started.elapsed() >= t
-                && playouts > 0
-            {
+            let late = deadline.is_some_and(|d| Instant::now() >= d) || self.control.stopped();
+            if late && playouts > 0 {
                 break;
             }
             self.iterate(pos)?;
@@ -109,7 +117,9 @@ impl<'g, 'r> Mcts<'g, 'r> {
     /// A new node for `pos`, reached by `mv`.
     fn node(&mut self, pos: &mut Position, mv: Option<Move>) -> Result<usize, GenError> {
         self.generator.legal(self.game, pos, &mut self.list)?;
-        let end = terminal(self.game, &mut self.generator, pos, self.list.len())?
+        let end = self
+            .generator
+            .result_given(self.game, pos, self.list.len())?
             .map(|r| self.rewards(&r));
         let untried = if end.is_some() {
             Vec::new()
@@ -198,7 +208,10 @@ impl<'g, 'r> Mcts<'g, 'r> {
         let mut rewards = None;
         for _ in 0..PLAYOUT_PLIES {
             self.generator.legal(self.game, pos, &mut self.list)?;
-            if let Some(r) = terminal(self.game, &mut self.generator, pos, self.list.len())? {
+            if let Some(r) = self
+                .generator
+                .result_given(self.game, pos, self.list.len())?
+            {
                 rewards = Some(self.rewards(&r));
                 break;
             }

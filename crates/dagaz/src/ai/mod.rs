@@ -13,14 +13,17 @@ pub mod search;
 
 use std::fmt;
 use std::str::FromStr;
-use std::time::Duration;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
 
 use rand::RngExt;
 use rand::rngs::StdRng;
 
-use crate::game::{Game, GameResult};
-use crate::movegen::{GenError, Generator, Move, MoveList};
+use crate::game::Game;
+use crate::movegen::{GenError, Generator};
 use crate::position::Position;
+use crate::position::{Move, MoveList};
 
 /// How long an engine may think.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -138,6 +141,67 @@ impl fmt::Display for Engine {
     }
 }
 
+/// Bounds a search obeys besides its engine's own limit, and a switch to
+/// stop it from another thread. A server gives every search from the
+/// network a time and a node bound, and stops searches that are no longer
+/// wanted; the best move found so far is then returned.
+#[derive(Clone, Debug, Default)]
+pub struct Control {
+    /// Set from another thread to stop the search at once.
+    pub stop: Arc<AtomicBool>,
+    /// Never think longer than this.
+    pub max_time: Option<Duration>,
+    /// Never visit more positions (alpha-beta) or run more playouts (MCTS).
+    pub max_nodes: Option<u64>,
+}
+
+impl Control {
+    /// No bounds and no stop switch.
+    pub fn unbounded() -> Control {
+        Control::default()
+    }
+
+    /// Bounded by time and nodes.
+    pub fn bounded(max_time: Duration, max_nodes: u64) -> Control {
+        Control {
+            stop: Arc::new(AtomicBool::new(false)),
+            max_time: Some(max_time),
+            max_nodes: Some(max_nodes),
+        }
+    }
+
+    /// True once the stop switch is set.
+    pub fn stopped(&self) -> bool {
+        self.stop.load(Ordering::Relaxed)
+    }
+
+    /// When the search must end at the latest, if it started at `started`
+    /// with `limit`.
+    fn deadline(&self, started: Instant, limit: Limit) -> Option<Instant> {
+        let own = match limit {
+            Limit::Time(t) => Some(t),
+            _ => None,
+        };
+        let bound = match (own, self.max_time) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        };
+        bound.map(|t| started + t)
+    }
+
+    /// The node (or playout) budget with `limit`.
+    fn node_budget(&self, limit: Limit) -> Option<u64> {
+        let own = match limit {
+            Limit::Nodes(n) => Some(n),
+            _ => None,
+        };
+        match (own, self.max_nodes) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        }
+    }
+}
+
 /// What an engine decided.
 #[derive(Clone, Debug)]
 pub struct Choice {
@@ -161,6 +225,17 @@ pub fn choose(
     engine: Engine,
     rng: &mut StdRng,
 ) -> Result<Option<Choice>, GenError> {
+    choose_within(game, pos, engine, rng, &Control::unbounded())
+}
+
+/// [`choose`] within the bounds of `control`.
+pub fn choose_within(
+    game: &Game,
+    pos: &mut Position,
+    engine: Engine,
+    rng: &mut StdRng,
+    control: &Control,
+) -> Result<Option<Choice>, GenError> {
     match engine {
         Engine::Random => {
             let mut list = MoveList::new();
@@ -177,23 +252,12 @@ pub fn choose(
                 nodes: 1,
             }))
         }
-        Engine::AlphaBeta(limit) => search::Searcher::new(game, limit).best(pos),
-        Engine::Mcts { limit, greedy } => mcts::Mcts::new(game, limit, greedy, rng).best(pos),
-    }
-}
-
-/// The game's result in `pos`, evaluating every goal (also those that need
-/// moves other than the legal ones).
-pub fn terminal(
-    game: &Game,
-    generator: &mut Generator,
-    pos: &mut Position,
-    legal: usize,
-) -> Result<Option<GameResult>, GenError> {
-    if game.rules.goals.colour_blocked.is_some() {
-        generator.result(game, pos)
-    } else {
-        Ok(game.result(pos, legal))
+        Engine::AlphaBeta(limit) => search::Searcher::new(game, limit)
+            .with_control(control.clone())
+            .best(pos),
+        Engine::Mcts { limit, greedy } => mcts::Mcts::new(game, limit, greedy, rng)
+            .with_control(control.clone())
+            .best(pos),
     }
 }
 

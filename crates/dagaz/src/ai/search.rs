@@ -10,10 +10,11 @@
 use std::time::Instant;
 
 use super::eval::{Evaluator, Material};
-use super::{Choice, Limit, terminal};
+use super::{Choice, Control, Limit};
 use crate::game::{Game, GameResult};
-use crate::movegen::{GenError, Generator, Move, MoveList, MoveRef};
+use crate::movegen::{GenError, Generator};
 use crate::position::Position;
+use crate::position::{Move, MoveList, MoveRef};
 
 /// Score of a won game (minus the plies to reach it).
 pub const WIN: i32 = 1_000_000;
@@ -54,6 +55,8 @@ pub struct Searcher<'g> {
     history: Vec<i32>,
     nodes: u64,
     deadline: Option<Instant>,
+    max_nodes: Option<u64>,
+    control: Control,
     stopped: bool,
     root: usize,
 }
@@ -78,9 +81,17 @@ impl<'g> Searcher<'g> {
             history: vec![0; (squares + 1) * (squares + 1)],
             nodes: 0,
             deadline: None,
+            max_nodes: None,
+            control: Control::unbounded(),
             stopped: false,
             root: 0,
         }
+    }
+
+    /// The same searcher, within `control`'s bounds.
+    pub fn with_control(mut self, control: Control) -> Searcher<'g> {
+        self.control = control;
+        self
     }
 
     /// The best move found within the limit; `None` without legal moves.
@@ -89,10 +100,8 @@ impl<'g> Searcher<'g> {
         self.root = pos.side();
         self.nodes = 0;
         self.stopped = false;
-        self.deadline = match self.limit {
-            Limit::Time(t) => Some(started + t),
-            _ => None,
-        };
+        self.deadline = self.control.deadline(started, self.limit);
+        self.max_nodes = self.control.node_budget(self.limit);
         let max_depth = match self.limit {
             Limit::Depth(d) => d,
             _ => 64,
@@ -175,10 +184,9 @@ impl<'g> Searcher<'g> {
 
     fn time_is_up(&mut self) -> bool {
         if self.nodes.is_multiple_of(1024) {
-            let over = match self.limit {
-                Limit::Nodes(n) => self.nodes >= n,
-                _ => self.deadline.is_some_and(|d| Instant::now() >= d),
-            };
+            let over = self.max_nodes.is_some_and(|n| self.nodes >= n)
+                || self.deadline.is_some_and(|d| Instant::now() >= d)
+                || self.control.stopped();
             self.stopped |= over;
         }
         self.stopped
@@ -222,7 +230,7 @@ impl<'g> Searcher<'g> {
         list: &mut MoveList,
     ) -> Result<i32, GenError> {
         self.generator.legal(self.game, pos, list)?;
-        if let Some(result) = terminal(self.game, &mut self.generator, pos, list.len())? {
+        if let Some(result) = self.generator.result_given(self.game, pos, list.len())? {
             return Ok(self.result_score(&result, ply));
         }
         let key = pos.hash();
@@ -308,7 +316,7 @@ impl<'g> Searcher<'g> {
         list: &mut MoveList,
     ) -> Result<i32, GenError> {
         self.generator.legal(self.game, pos, list)?;
-        if let Some(result) = terminal(self.game, &mut self.generator, pos, list.len())? {
+        if let Some(result) = self.generator.result_given(self.game, pos, list.len())? {
             return Ok(self.result_score(&result, ply));
         }
         let maximising = pos.side() == self.root;

@@ -180,7 +180,7 @@ fn is_css_colour(c: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::load_game;
+    use crate::load::load_game;
 
     #[test]
     fn fanorona_lines_follow_its_links() {

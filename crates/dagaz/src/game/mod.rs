@@ -2,24 +2,22 @@
 //! rules and goals. A [`Game`] is immutable once loaded and shared by
 //! every position of that game.
 
+pub(crate) mod attacks;
 pub mod display;
-mod library;
-mod load;
+pub mod extension;
 pub mod numbers;
 mod rules;
 
-pub use library::{BuiltinGame, builtin_games, load_game};
-pub use load::{GameError, apply_variant, load_str, load_with};
 pub use rules::{GameResult, Goals, Outcome, parse_goal};
 
 use std::fmt;
 use std::sync::Arc;
 
 use crate::board::{DirMap, Square, Topology, Zones};
-use crate::handler::Handler;
-use crate::movegen::{Attacks, MoveRef};
 use crate::notation::Program;
-use crate::position::{Cell, CellTable, Position, squares_of};
+use crate::position::{Cell, CellTable, MoveRef, Position};
+use attacks::Attacks;
+use extension::{EndRule, Handler};
 
 /// A player: name, the letter used for it in position strings, and how it
 /// reads directions.
@@ -182,13 +180,13 @@ pub struct Game {
     pub(crate) attacks: Attacks,
     pub(crate) handlers: [Option<Arc<dyn Handler>>; 10],
     /// Decides when the game is over before the goals do (`[handlers] end`).
-    pub(crate) end_rule: Option<Arc<dyn crate::handler::EndRule>>,
+    pub(crate) end_rule: Option<Arc<dyn EndRule>>,
     /// The move alternatives have different priorities.
     pub(crate) uses_priorities: bool,
-    royal_types: Vec<u16>,
-    initial: Position,
+    pub(crate) royal_types: Vec<u16>,
+    pub(crate) initial: Position,
     /// Zobrist keys of board squares, `[square * cells.len() + code]`.
-    keys: Vec<u64>,
+    pub(crate) keys: Vec<u64>,
     /// How front ends draw the game.
     pub display: display::Display,
     /// Most pieces a square can hold (stack boards; 1 otherwise).
@@ -210,6 +208,11 @@ impl Game {
     /// The starting position from the game's setup.
     pub fn initial_position(&self) -> Position {
         self.initial.clone()
+    }
+
+    /// The game's setup, without copying it.
+    pub fn setup(&self) -> &Position {
+        &self.initial
     }
 
     /// Zobrist key of `cell` in `slot` (a table lookup for board squares).
@@ -365,27 +368,6 @@ impl Game {
         (self.topology.step(mid, north) == Some(to)).then_some(mid)
     }
 
-    /// Reads a position string in the game's format. Pieces that stand
-    /// where the game's setup has them count as not having moved.
-    pub fn parse_position(&self, text: &str) -> Result<Position, crate::position::fen::FenError> {
-        match self.fen.format {
-            PositionFormat::Fen => crate::position::fen::parse(self, text, Some(&self.initial)),
-            PositionFormat::Pdn { man, king } => crate::position::pdn::parse(self, text, man, king),
-            PositionFormat::Sfen => crate::position::sfen::parse(self, text),
-            PositionFormat::Counts => crate::position::counts::parse(self, text),
-        }
-    }
-
-    /// Writes a position string in the game's format.
-    pub fn write_position(&self, pos: &Position) -> String {
-        match self.fen.format {
-            PositionFormat::Fen => crate::position::fen::write(self, pos),
-            PositionFormat::Pdn { king, .. } => crate::position::pdn::write(self, pos, king),
-            PositionFormat::Sfen => crate::position::sfen::write(self, pos),
-            PositionFormat::Counts => crate::position::counts::write(self, pos),
-        }
-    }
-
     /// True if `player` has a royal piece on the board.
     pub fn has_royal(&self, pos: &Position, player: usize) -> bool {
         self.royal_types
@@ -393,56 +375,23 @@ impl Game {
             .any(|&t| pos.piece_bits(player, t as usize).iter().any(|w| *w != 0))
     }
 
+    /// Squares whose enemy pieces `mv` removes or replaces.
+    pub fn captured_squares(&self, mv: MoveRef) -> Vec<Square> {
+        let squares = self.topology.len();
+        let owner = mv.header.player;
+        mv.changes
+            .iter()
+            .filter(|c| (c.slot as usize) < squares && !c.old.is_empty())
+            .filter(|c| {
+                let old = self.cells.info(c.old);
+                old.owner != owner && self.cells.info(c.new) != old
+            })
+            .map(|c| Square(c.slot))
+            .collect()
+    }
+
     /// Piece types that are royal.
     pub fn royal_types(&self) -> &[u16] {
         &self.royal_types
-    }
-
-    /// True if one of `player`'s royal pieces is attacked by an opponent.
-    pub fn royal_attacked(&self, pos: &Position, player: usize) -> bool {
-        for &t in &self.royal_types {
-            for sq in squares_of(pos.piece_bits(player, t as usize)) {
-                let cell = pos.cell(sq);
-                for by in 0..self.players.len() {
-                    if by != player
-                        && crate::movegen::attack::attacked(
-                            self,
-                            pos.cells(),
-                            pos.history(),
-                            sq,
-                            by,
-                            cell,
-                            None,
-                        )
-                    {
-                        return true;
-                    }
-                }
-            }
-        }
-        false
-    }
-
-    /// True if `sq` would be attacked by a player other than `player` if a
-    /// piece of `player` stood there.
-    pub fn square_attacked(&self, pos: &Position, sq: Square, player: usize) -> bool {
-        let here = pos.cell(sq);
-        let hypo = if here.is_empty() {
-            self.cells.phantom(player)
-        } else {
-            here
-        };
-        (0..self.players.len()).any(|by| {
-            by != player
-                && crate::movegen::attack::attacked(
-                    self,
-                    pos.cells(),
-                    pos.history(),
-                    sq,
-                    by,
-                    hypo,
-                    None,
-                )
-        })
     }
 }

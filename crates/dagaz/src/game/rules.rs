@@ -2,7 +2,6 @@
 //! the result of a finished game.
 
 use super::Game;
-use crate::position::Position;
 
 /// What a condition means for the player who made the last move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -113,92 +112,6 @@ pub fn parse_goal(goals: &mut Goals, text: &str) -> Result<(), String> {
         }
     }
     Ok(())
-}
-
-impl Game {
-    /// The result if the game is over in `pos`, where the side to move has
-    /// `legal_moves` legal moves.
-    pub fn result(&self, pos: &Position, legal_moves: usize) -> Option<GameResult> {
-        self.result_with(pos, legal_moves, false)
-    }
-
-    /// [`Game::result`], told whether the side to move's pieces are all
-    /// blocked (the `colour_blocked` goal; see `Generator::result`).
-    pub fn result_with(
-        &self,
-        pos: &Position,
-        legal_moves: usize,
-        colour_blocked: bool,
-    ) -> Option<GameResult> {
-        if let Some(result) = self
-            .end_rule
-            .as_ref()
-            .and_then(|r| r.result(self, pos, legal_moves))
-        {
-            return Some(result);
-        }
-        let n = self.players.len();
-        let side = pos.side();
-        let last = (side + n - 1) % n;
-        let g = &self.rules.goals;
-        let decide = |outcome: Outcome, reason: &str| -> GameResult {
-            match outcome {
-                Outcome::Win => GameResult::Win {
-                    winner: last,
-                    reason: reason.to_string(),
-                },
-                Outcome::Loss => GameResult::Win {
-                    winner: side,
-                    reason: reason.to_string(),
-                },
-                Outcome::Draw => GameResult::Draw {
-                    reason: reason.to_string(),
-                },
-            }
-        };
-        if let (true, Some(o)) = (colour_blocked, g.colour_blocked) {
-            return Some(decide(o, "no piece of its colour can move"));
-        }
-        if let Some(o) = g.bare_king
-            && self.bare(pos, side)
-            && !self.bare(pos, last)
-        {
-            return Some(decide(o, "bare king"));
-        }
-        if legal_moves == 0 {
-            let in_check = self.royal_attacked(pos, side);
-            return Some(match (in_check, g.checkmate, g.stalemate, g.no_moves) {
-                (true, Some(o), _, _) => decide(o, "checkmate"),
-                (false, _, Some(o), _) => decide(o, "stalemate"),
-                (_, _, _, Some(o)) => decide(o, "no legal moves"),
-                _ => GameResult::Draw {
-                    reason: "no legal moves".into(),
-                },
-            });
-        }
-        if let Some((times, o)) = g.repetition
-            && pos.repetitions() + 1 >= times
-        {
-            return Some(decide(o, &format!("position repeated {times} times")));
-        }
-        if let Some((plies, o)) = g.no_progress
-            && pos.clock() >= plies
-        {
-            return Some(decide(o, &format!("{plies} plies without progress")));
-        }
-        None
-    }
-}
-
-impl Game {
-    /// True if `player` has no pieces but royal ones.
-    fn bare(&self, pos: &Position, player: usize) -> bool {
-        self.pieces
-            .iter()
-            .enumerate()
-            .filter(|(_, p)| !p.royal)
-            .all(|(t, _)| pos.piece_bits(player, t).iter().all(|w| *w == 0))
-    }
 }
 
 #[cfg(test)]

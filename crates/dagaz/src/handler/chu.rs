@@ -17,7 +17,7 @@
 use super::{EndRule, HandlerRegistry};
 use crate::board::Square;
 use crate::game::{Game, GameResult};
-use crate::movegen::{MoveList, MoveRef};
+use crate::position::{MoveList, MoveRef};
 use crate::position::{NO_PIECE, Position};
 
 pub(super) fn register(r: &mut HandlerRegistry) {

@@ -10,8 +10,8 @@
 
 use super::{EndRule, HandlerRegistry};
 use crate::game::{Game, GameResult};
-use crate::movegen::{MoveHeader, MoveList};
 use crate::position::{Cell, Change, NO_PIECE, Position};
+use crate::position::{MoveHeader, MoveList};
 
 pub(super) fn register(r: &mut HandlerRegistry) {
     r.register_end("elimination", Elimination);

@@ -17,7 +17,7 @@ use std::sync::Arc;
 
 use super::{Branch, EndRule, Handler, HandlerContext, HandlerRegistry};
 use crate::game::{Game, GameResult};
-use crate::movegen::MoveList;
+use crate::position::MoveList;
 use crate::position::{NO_PIECE, Ply, Position};
 
 pub(super) fn register(r: &mut HandlerRegistry) {

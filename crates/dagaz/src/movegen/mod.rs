@@ -4,16 +4,14 @@
 //! priorities and capture priority.
 
 pub(crate) mod attack;
-mod moves;
+mod outcome;
 pub(crate) mod vm;
 
-pub(crate) use attack::Attacks;
-pub use moves::{Move, MoveHeader, MoveList, MoveRef};
 pub use vm::GenError;
 
 use crate::board::Square;
-use crate::game::{Game, GameResult, MaximumCapture};
-use crate::position::{NO_PIECE, Position, squares_of};
+use crate::game::{Game, MaximumCapture};
+use crate::position::{Move, MoveList, MoveRef, NO_PIECE, Position, squares_of};
 use attack::ReadSet;
 use vm::{Env, Mode, Vm};
 
@@ -170,28 +168,18 @@ impl Generator {
         Ok(())
     }
 
-    /// How the game stands in `pos`: the result if it is over. Unlike
-    /// [`Game::result`], this can evaluate every goal, including those that
-    /// need moves other than the legal ones (`colour_blocked`).
-    pub fn result(
+    /// The moves of the side to move's own pieces, as the programs give
+    /// them, before any game-level rule (`colour_blocked` asks whether
+    /// there are any).
+    fn own_pieces_moves(
         &mut self,
         game: &Game,
         pos: &mut Position,
-    ) -> Result<Option<GameResult>, GenError> {
-        let mut list = std::mem::take(&mut self.scratch);
-        self.legal(game, pos, &mut list)?;
-        let legal = list.len();
-        let blocked = match game.rules.goals.colour_blocked {
-            None => false,
-            Some(_) => {
-                list.clear();
-                self.vm.begin();
-                self.run_pieces_of(game, pos, pos.side(), &mut list)?;
-                list.is_empty()
-            }
-        };
-        self.scratch = list;
-        Ok(game.result_with(pos, legal, blocked))
+        out: &mut MoveList,
+    ) -> Result<(), GenError> {
+        out.clear();
+        self.vm.begin();
+        self.run_pieces_of(game, pos, pos.side(), out)
     }
 
     /// The legal moves of the side to move.
@@ -325,7 +313,7 @@ impl Generator {
 
 /// Total value of the enemy pieces a move removes or replaces.
 fn captured_value(game: &Game, mv: MoveRef) -> i64 {
-    crate::movetext::captured_squares(game, mv)
+    game.captured_squares(mv)
         .iter()
         .filter_map(|sq| mv.changes.iter().find(|c| c.slot == sq.0))
         .map(|c| {

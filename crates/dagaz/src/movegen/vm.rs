@@ -8,12 +8,12 @@
 //! the [`Vm`] and are reused.
 
 use super::attack;
-use super::moves::{MoveHeader, MoveList};
 use crate::board::{Dir, Square};
 use crate::game::Game;
-use crate::handler::{Branch, HandlerContext};
+use crate::game::extension::{Branch, HandlerContext};
 use crate::notation::{Op, Program, Test, WALK_HAND, WALK_MOVED, WALK_NOT_MOVED, WALK_TESTS};
 use crate::position::{Cell, Change, NO_PIECE, Ply};
+use crate::position::{MoveHeader, MoveList};
 
 const NONE: u16 = u16::MAX;
 const UNBOUND: u8 = u8::MAX;

@@ -4,17 +4,14 @@
 //! [`Position::undo`]).
 
 mod cell;
-pub mod counts;
-pub mod fen;
-pub mod pdn;
-pub mod sfen;
+mod moves;
 mod zobrist;
 
 pub use cell::{Cell, CellInfo, CellTable, NO_PIECE};
+pub use moves::{Move, MoveHeader, MoveList, MoveRef};
 pub use zobrist::{ep_key, side_key, slot_key};
 
 use crate::board::Square;
-use crate::movegen::MoveRef;
 
 /// One move in the history.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -3,8 +3,8 @@
 use dagaz::ai::arena::{GameSetup, play_game};
 use dagaz::ai::search::WIN;
 use dagaz::ai::{Engine, Limit, choose};
-use dagaz::game::load_game;
-use dagaz::movetext;
+use dagaz::load::load_game;
+use dagaz::text::movetext;
 use rand::SeedableRng;
 use rand::rngs::StdRng;
 
@@ -63,7 +63,7 @@ fn mcts_finds_mate_in_one() {
 
 #[test]
 fn alpha_beta_beats_the_random_mover() {
-    let game = load_game("checkers").unwrap();
+    let game = std::sync::Arc::new(load_game("checkers").unwrap());
     for seed in 0..2 {
         let engines = if seed == 0 {
             [Engine::AlphaBeta(Limit::Depth(3)), Engine::Random]
@@ -88,7 +88,7 @@ fn alpha_beta_beats_the_random_mover() {
 
 #[test]
 fn games_are_repeatable_with_a_seed() {
-    let game = load_game("fanorona").unwrap();
+    let game = std::sync::Arc::new(load_game("fanorona").unwrap());
     let setup = GameSetup {
         engines: [
             Engine::Random,

@@ -6,7 +6,8 @@
 use crate::common;
 
 use common::{lab_with, moves, v};
-use dagaz::game::{Game, builtin_games, load_str};
+use dagaz::game::Game;
+use dagaz::load::{builtin_games, load_str};
 use dagaz::movegen::perft;
 use dagaz::notation::betza::to_dagaz;
 
@@ -65,7 +66,7 @@ fn chess_in_betza_matches_published_perft() {
 /// perft as the hand-written file on the published positions.
 #[test]
 fn xiangqi_pieces_in_betza() {
-    let original = dagaz::game::load_game("xiangqi").unwrap();
+    let original = dagaz::load::load_game("xiangqi").unwrap();
     let game = rewritten(
         "xiangqi",
         &[("Horse", "nN"), ("Cannon", "mRcpR"), ("Chariot", "R")],

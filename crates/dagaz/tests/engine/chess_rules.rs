@@ -5,8 +5,9 @@
 use crate::common;
 
 use common::{moves, moves_in, play, position, v};
-use dagaz::game::{GameResult, load_game};
-use dagaz::movegen::{Generator, MoveList};
+use dagaz::game::GameResult;
+use dagaz::load::load_game;
+use dagaz::movegen::Generator;
 
 fn result(fen_text: &str, line: &[&str]) -> Option<GameResult> {
     let game = load_game("chess").unwrap();
@@ -14,9 +15,7 @@ fn result(fen_text: &str, line: &[&str]) -> Option<GameResult> {
     for m in line {
         play(&game, &mut pos, m);
     }
-    let mut list = MoveList::new();
-    Generator::new().legal(&game, &mut pos, &mut list).unwrap();
-    game.result(&pos, list.len())
+    Generator::new().result(&game, &mut pos).unwrap()
 }
 
 #[test]

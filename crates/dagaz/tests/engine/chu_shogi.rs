@@ -11,7 +11,8 @@
 use crate::common;
 
 use common::{moves, position};
-use dagaz::game::{Game, load_game};
+use dagaz::game::Game;
+use dagaz::load::load_game;
 use dagaz::movegen::{Generator, perft_with};
 
 fn chu() -> Game {

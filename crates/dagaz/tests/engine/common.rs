@@ -3,10 +3,12 @@
 
 #![allow(dead_code)]
 
-use dagaz::game::{Game, load_str};
-use dagaz::movegen::{Generator, MoveList};
-use dagaz::movetext;
+use dagaz::game::Game;
+use dagaz::load::load_str;
+use dagaz::movegen::Generator;
+use dagaz::position::MoveList;
 use dagaz::position::Position;
+use dagaz::text::movetext;
 
 /// An 8x8 game with a piece `Tester` (letter T) whose moves are `moves`,
 /// an immobile `Stone` (S), a `Walker` (W) that steps one square in any

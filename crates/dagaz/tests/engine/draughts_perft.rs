@@ -7,7 +7,7 @@
 //! `cargo test` runs the rows of at most 1.1 million nodes; the ignored test
 //! runs larger rows up to `DAGAZ_PERFT_MAX` nodes (default 30 million).
 
-use dagaz::game::load_game;
+use dagaz::load::load_game;
 use dagaz::movegen::{Generator, perft_with};
 
 struct Row {

@@ -4,7 +4,7 @@
 
 use crate::common;
 
-use dagaz::game::{GameError, load_game, load_str};
+use dagaz::load::{GameError, load_game, load_str};
 
 /// Loads the lab game with `expr` as the tester's moves; returns the
 /// rendered report and the 1-based line and column where `expr` starts.

@@ -5,7 +5,7 @@
 //! `cargo test` runs the rows of at most 1 million nodes; the ignored test
 //! runs larger rows up to `DAGAZ_PERFT_MAX` nodes (default 30 million).
 
-use dagaz::game::load_game;
+use dagaz::load::load_game;
 use dagaz::movegen::perft;
 
 /// (game, position, depth, nodes) of a data file whose columns are

@@ -5,7 +5,7 @@
 use crate::common;
 
 use common::{moves, v};
-use dagaz::game::load_game;
+use dagaz::load::load_game;
 
 fn fanorona() -> dagaz::game::Game {
     load_game("fanorona").unwrap()

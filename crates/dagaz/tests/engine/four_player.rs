@@ -4,7 +4,8 @@
 use crate::common;
 
 use common::{moves, moves_in, play, position, v};
-use dagaz::game::{Game, GameResult, load_game};
+use dagaz::game::{Game, GameResult};
+use dagaz::load::load_game;
 use dagaz::movegen::{Generator, perft};
 
 fn four() -> Game {
@@ -83,7 +84,7 @@ fn a_mated_player_resigns_and_then_passes() {
         play(&game, &mut pos, m);
     }
     // North's turn again: it can only pass.
-    let mut list = dagaz::movegen::MoveList::new();
+    let mut list = dagaz::position::MoveList::new();
     Generator::new().legal(&game, &mut pos, &mut list).unwrap();
     assert_eq!(list.len(), 1);
     assert!(list.get(0).changes.is_empty());

@@ -2,8 +2,9 @@
 //! through the loader and, when they load, through move generation. The
 //! answer must be `Ok` or an error, never a panic.
 
-use dagaz::game::{builtin_games, load_str};
-use dagaz::movegen::{Generator, MoveList, perft};
+use dagaz::load::{builtin_games, load_str};
+use dagaz::movegen::{Generator, perft};
+use dagaz::position::MoveList;
 use proptest::prelude::*;
 
 /// A 4x4 game whose first piece has the moves `expr`.
@@ -125,7 +126,7 @@ proptest! {
 
     #[test]
     fn random_position_strings_never_panic(text in "[rnbqkpRNBQKP1-9/ wb-]{0,80}") {
-        let game = dagaz::game::load_game("chess").unwrap();
-        let _ = dagaz::position::fen::parse(&game, &text, None);
+        let game = dagaz::load::load_game("chess").unwrap();
+        let _ = dagaz::text::fen::parse(&game, &text, None);
     }
 }

@@ -5,7 +5,8 @@
 use crate::common;
 
 use common::{moves, v};
-use dagaz::game::{Game, GameResult, load_game};
+use dagaz::game::{Game, GameResult};
+use dagaz::load::load_game;
 use dagaz::movegen::Generator;
 
 fn janggi() -> Game {

@@ -4,7 +4,8 @@
 use crate::common;
 
 use common::{moves, position, v};
-use dagaz::game::{Game, GameResult, load_game};
+use dagaz::game::{Game, GameResult};
+use dagaz::load::load_game;
 use dagaz::movegen::Generator;
 
 fn jetan() -> Game {

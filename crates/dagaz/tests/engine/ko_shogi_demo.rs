@@ -5,7 +5,8 @@
 use crate::common;
 
 use common::{moves, v};
-use dagaz::game::{Game, load_game};
+use dagaz::game::Game;
+use dagaz::load::load_game;
 
 fn demo() -> Game {
     load_game("ko-shogi-demo").unwrap()

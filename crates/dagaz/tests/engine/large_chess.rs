@@ -6,7 +6,7 @@
 use crate::common;
 
 use common::v;
-use dagaz::game::load_game;
+use dagaz::load::load_game;
 
 /// The moves of `game` in `fen` that start on `from`.
 fn from(game: &str, fen: &str, from: &str) -> Vec<String> {

@@ -6,9 +6,11 @@
 use crate::common;
 
 use common::{moves, v};
-use dagaz::game::{Game, GameResult, load_game};
-use dagaz::movegen::{Generator, MoveList};
-use dagaz::movetext;
+use dagaz::game::{Game, GameResult};
+use dagaz::load::load_game;
+use dagaz::movegen::Generator;
+use dagaz::position::MoveList;
+use dagaz::text::movetext;
 use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
 

@@ -4,9 +4,9 @@
 use crate::common;
 
 use common::{alone, lab, lab_with, moves, moves_in, play, position, v};
-use dagaz::game::load_with;
 use dagaz::handler::{Branch, Handler, HandlerContext, HandlerRegistry};
-use dagaz::position::fen;
+use dagaz::load::load_with;
+use dagaz::text::fen;
 
 #[test]
 fn runs_of_letters_are_alternatives() {
@@ -338,7 +338,7 @@ moves = '(*)([p]\1)*'
 [setup]
 fen = "3/3/T2 w"
 "#;
-    let game = dagaz::game::load_str(source, "links.toml", "links").unwrap();
+    let game = dagaz::load::load_str(source, "links.toml", "links").unwrap();
     assert_eq!(game.topology.len(), 8);
     let o = game.topology.dir('O').unwrap();
     assert_eq!(game.topology.opposite(o), game.topology.dir('R'));
@@ -367,7 +367,7 @@ moves = '(+)([p]\1)*'
 [setup]
 fen = "30/30/30/30/30/30/30/30/30/30/30/T29 w"
 "#;
-    let game = dagaz::game::load_str(source, "wide.toml", "wide").unwrap();
+    let game = dagaz::load::load_str(source, "wide.toml", "wide").unwrap();
     let got = moves(&game, "30/30/30/30/30/30/30/30/30/30/30/T29 w");
     assert_eq!(got.len(), 29 + 11);
     assert!(got.contains(&"a1ad1".to_string()) && got.contains(&"a1a12".to_string()));

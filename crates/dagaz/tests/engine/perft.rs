@@ -4,9 +4,9 @@
 //! `cargo test` runs every row of at most 5 million nodes. The ignored test
 //! runs the larger rows up to `DAGAZ_PERFT_MAX` nodes (default 100 million).
 
-use dagaz::game::load_game;
+use dagaz::load::load_game;
 use dagaz::movegen::perft;
-use dagaz::position::fen;
+use dagaz::text::fen;
 
 struct Row {
     name: String,

@@ -4,9 +4,12 @@
 
 use crate::common;
 
-use dagaz::game::{Game, load_game};
-use dagaz::movegen::{Generator, Move, MoveList};
-use dagaz::position::{Position, fen};
+use dagaz::game::Game;
+use dagaz::load::load_game;
+use dagaz::movegen::Generator;
+use dagaz::position::Position;
+use dagaz::position::{Move, MoveList};
+use dagaz::text::fen;
 use proptest::prelude::*;
 
 const KIWIPETE: &str = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";

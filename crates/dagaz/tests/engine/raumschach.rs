@@ -4,7 +4,8 @@
 use crate::common;
 
 use common::{moves, v};
-use dagaz::game::{Game, load_game};
+use dagaz::game::Game;
+use dagaz::load::load_game;
 
 fn raumschach() -> Game {
     load_game("raumschach").unwrap()

@@ -9,7 +9,8 @@ use crate::common;
 use std::collections::BTreeMap;
 
 use common::{moves, play};
-use dagaz::game::{Game, GameResult, load_game};
+use dagaz::game::{Game, GameResult};
+use dagaz::load::load_game;
 use dagaz::movegen::Generator;
 
 /// The setup's pieces by square, as position-string tokens.

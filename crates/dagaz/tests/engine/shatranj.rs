@@ -6,7 +6,8 @@
 use crate::common;
 
 use common::{moves, v};
-use dagaz::game::{GameResult, load_game};
+use dagaz::game::GameResult;
+use dagaz::load::load_game;
 use dagaz::movegen::Generator;
 
 #[test]

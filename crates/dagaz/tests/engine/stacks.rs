@@ -6,10 +6,12 @@
 use crate::common;
 
 use common::{moves, v};
-use dagaz::game::{Game, load_game};
-use dagaz::movegen::{Generator, MoveList};
-use dagaz::movetext;
+use dagaz::game::Game;
+use dagaz::load::load_game;
+use dagaz::movegen::Generator;
+use dagaz::position::MoveList;
 use dagaz::position::Position;
+use dagaz::text::movetext;
 use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
 

@@ -4,7 +4,7 @@
 use crate::common;
 
 use common::{moves, v};
-use dagaz::game::load_game;
+use dagaz::load::load_game;
 
 #[test]
 fn eight_first_moves() {

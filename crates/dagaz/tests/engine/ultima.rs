@@ -7,8 +7,10 @@
 use crate::common;
 
 use common::{moves, v};
-use dagaz::game::{GameResult, load_game};
-use dagaz::movegen::{Generator, MoveList};
+use dagaz::game::GameResult;
+use dagaz::load::load_game;
+use dagaz::movegen::Generator;
+use dagaz::position::MoveList;
 
 fn ultima(fen: &str) -> Vec<String> {
     let game = load_game("ultima").unwrap();
@@ -70,13 +72,13 @@ fn long_leaper_jumps_several_enemies() {
     let mut pos = common::position(&game, "k7/8/8/8/3p4/8/1p6/L6K w - - 0 1");
     let mut list = MoveList::new();
     Generator::new().legal(&game, &mut pos, &mut list).unwrap();
-    let texts = dagaz::movetext::texts(&game, &list);
+    let texts = dagaz::text::movetext::texts(&game, &list);
     let mut leaps: Vec<(String, Vec<&str>)> = list
         .iter()
         .zip(&texts)
         .filter(|(m, _)| m.header.captures > 0)
         .map(|(m, t)| {
-            let taken = dagaz::movetext::captured_squares(&game, m);
+            let taken = game.captured_squares(m);
             let mut names: Vec<&str> = taken.iter().map(|s| game.topology.name(*s)).collect();
             names.sort();
             (t.clone(), names)

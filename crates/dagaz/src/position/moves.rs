@@ -6,8 +6,8 @@
 //! moves allocates nothing once the list has grown; [`Move`] is the owned
 //! form for front ends.
 
+use super::{Change, NO_PIECE};
 use crate::board::Square;
-use crate::position::{Change, NO_PIECE};
 
 const NONE: u16 = u16::MAX;
 
@@ -87,6 +87,12 @@ pub struct MoveRef<'a> {
 }
 
 impl MoveRef<'_> {
+    /// The same move: the same changes by the same path (a move found on a
+    /// copy of the position is found again in the real one's list).
+    pub fn same_as(&self, other: MoveRef) -> bool {
+        self.changes == other.changes && self.landings == other.landings
+    }
+
     pub fn to_owned(&self) -> Move {
         Move {
             header: *self.header,
@@ -196,6 +202,11 @@ impl MoveList {
             }
         }
         self.headers.truncate(j);
+    }
+
+    /// The index of the move [`MoveRef::same_as`] `mv`, if it is listed.
+    pub fn index_of(&self, mv: MoveRef) -> Option<usize> {
+        self.iter().position(|m| m.same_as(mv))
     }
 
     pub fn to_vec(&self) -> Vec<Move> {

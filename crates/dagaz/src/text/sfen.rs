@@ -4,9 +4,9 @@
 //! move number. Promoted pieces are written with `+` before the letter.
 
 use super::fen::{FenError, fail};
-use super::{Cell, NO_PIECE, Position};
 use crate::board::Square;
 use crate::game::Game;
+use crate::position::{Cell, NO_PIECE, Position};
 
 /// The piece and owner a symbol stands for (`P`, `+p`, …).
 fn piece_of(game: &Game, symbol: &str) -> Option<(u16, usize)> {

@@ -3,9 +3,9 @@
 //! Ranges (`W21-32`) are accepted. Square numbers are the board's square
 //! names (`[board] names = "numbers"`).
 
-use super::Position;
 use super::fen::{FenError, fail};
 use crate::game::Game;
+use crate::position::Position;
 
 /// Parses a PDN position; `man` and `king` are the piece types.
 pub fn parse(game: &Game, text: &str, man: u16, king: u16) -> Result<Position, FenError> {

@@ -14,8 +14,7 @@
 
 use crate::board::Square;
 use crate::game::Game;
-use crate::movegen::{MoveList, MoveRef};
-use crate::position::NO_PIECE;
+use crate::position::{MoveList, MoveRef, NO_PIECE};
 
 /// A move text that names no legal move, or more than one.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -41,7 +40,7 @@ fn list(moves: &[String]) -> String {
 pub fn text(game: &Game, mv: MoveRef) -> String {
     let mut out = short_text(game, mv);
     let points = path_points(mv);
-    for sq in captured_squares(game, mv) {
+    for sq in game.captured_squares(mv) {
         if !implied(game, &points, sq) {
             out += "x";
             out += game.topology.name(sq);
@@ -119,21 +118,6 @@ fn short_text(game: &Game, mv: MoveRef) -> String {
         }
     }
     out
-}
-
-/// Squares whose enemy pieces the move removes or replaces.
-pub fn captured_squares(game: &Game, mv: MoveRef) -> Vec<Square> {
-    let squares = game.topology.len();
-    let owner = mv.header.player;
-    mv.changes
-        .iter()
-        .filter(|c| (c.slot as usize) < squares && !c.old.is_empty())
-        .filter(|c| {
-            let old = game.cells.info(c.old);
-            old.owner != owner && game.cells.info(c.new) != old
-        })
-        .map(|c| Square(c.slot))
-        .collect()
 }
 
 /// Texts of all moves of a list; each legal move gets a distinct text.

@@ -8,9 +8,9 @@
 //! which is what the notation's `[M]`, `[l]` and `[t]` read
 //! (`games-rules.md`, appendix).
 
-use super::{Cell, NO_PIECE, Position};
 use crate::board::Square;
 use crate::game::Game;
+use crate::position::{Cell, NO_PIECE, Position};
 
 /// A position string that does not describe a position of the game.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]

@@ -12,16 +12,23 @@ use serde::Deserialize;
 use serde::de::{self, Deserializer, MapAccess, SeqAccess, Visitor};
 use toml::Spanned;
 
-use super::display::{Display, DisplaySpec};
-use super::numbers::Part;
-use super::rules::{Goals, parse_goal};
-use super::{FenConfig, Game, MaximumCapture, PieceType, Player, PositionFormat, Promotion, Rules};
+mod library;
+
+pub use library::{BuiltinGame, builtin_games, load_game};
+
 use crate::board::{BoardKind, BoardSpec, DirMap, DirSpec, Square, Topology, Zones};
 use crate::diagnostic::{Diagnostic, LoadError, string_offsets};
+use crate::game::attacks::Attacks;
+use crate::game::display::{Display, DisplaySpec};
+use crate::game::numbers::Part;
+use crate::game::{
+    FenConfig, Game, Goals, MaximumCapture, PieceType, Player, PositionFormat, Promotion, Rules,
+    parse_goal,
+};
 use crate::handler::{EndRule, Handler, HandlerRegistry};
-use crate::movegen::Attacks;
 use crate::notation::{self, CompileContext, MoveEntry, MovedRef, Node, ProgramBuilder, Resolved};
-use crate::position::{CellTable, Position, fen};
+use crate::position::{CellTable, Position};
+use crate::text::fen;
 
 /// Why a game could not be loaded.
 #[derive(Debug, thiserror::Error)]
@@ -511,12 +518,10 @@ impl Loader<'_> {
         let parsed = match game.fen.format {
             PositionFormat::Fen => fen::parse(&game, spec.setup.fen.get_ref(), None),
             PositionFormat::Pdn { man, king } => {
-                crate::position::pdn::parse(&game, spec.setup.fen.get_ref(), man, king)
+                crate::text::pdn::parse(&game, spec.setup.fen.get_ref(), man, king)
             }
-            PositionFormat::Sfen => crate::position::sfen::parse(&game, spec.setup.fen.get_ref()),
-            PositionFormat::Counts => {
-                crate::position::counts::parse(&game, spec.setup.fen.get_ref())
-            }
+            PositionFormat::Sfen => crate::text::sfen::parse(&game, spec.setup.fen.get_ref()),
+            PositionFormat::Counts => crate::text::counts::parse(&game, spec.setup.fen.get_ref()),
         };
         match parsed {
             Ok(pos) => {

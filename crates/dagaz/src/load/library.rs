@@ -3,8 +3,8 @@
 
 use std::path::Path;
 
-use super::Game;
-use super::load::{GameError, apply_variant, load_str};
+use super::{GameError, apply_variant, load_str};
+use crate::game::Game;
 
 /// A game file that ships with dagaz.
 #[derive(Clone, Copy, Debug)]

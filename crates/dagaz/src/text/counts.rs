@@ -4,8 +4,8 @@
 //! `0,4,4,4,4,4,4/4,4,4,4,4,4,0 s`.
 
 use super::fen::{FenError, fail};
-use super::{Cell, Position};
 use crate::game::Game;
+use crate::position::{Cell, Position};
 
 /// Parses a heap position.
 pub fn parse(game: &Game, text: &str) -> Result<Position, FenError> {

@@ -1,0 +1,131 @@
+//! The extension API: rules written in Rust that the notation cannot
+//! express. A [`Handler`] is called from a move expression (`[1]`..`[9]`,
+//! `notation.md` §9) and answers with the ways the path may go on; an
+//! [`EndRule`] decides when a game is over and may forbid or add moves.
+//! The game holds them as trait objects; the built-in ones and the
+//! registry that names them are in `crate::handler`.
+
+use super::{Game, GameResult};
+use crate::board::Square;
+use crate::position::{Cell, MoveList, NO_PIECE, Position};
+
+/// What a handler may look at.
+pub struct HandlerContext<'a> {
+    pub game: &'a Game,
+    /// The working board of the path (the path's own effects included).
+    pub cells: &'a [Cell],
+    pub cursor: Square,
+    /// The piece in the hand, or [`Cell::EMPTY`].
+    pub hand: Cell,
+    /// The moving player.
+    pub player: usize,
+    /// Where the moving piece started (none for a drop from a hand).
+    pub origin: Option<Square>,
+    /// The square of the latest capture of this move, if any.
+    pub last_capture: Option<Square>,
+}
+
+/// A piece on the board, decoded.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PieceOn {
+    pub piece: u16,
+    pub owner: usize,
+}
+
+impl HandlerContext<'_> {
+    /// The number of pieces on `sq` (heap boards).
+    pub fn count(&self, sq: Square) -> u16 {
+        self.cells.get(sq.index()).map_or(0, |c| c.0)
+    }
+
+    /// The piece on `sq`, if any.
+    pub fn piece_at(&self, sq: Square) -> Option<PieceOn> {
+        let c = *self.cells.get(sq.index())?;
+        let info = self.game.cells.info(c);
+        (!c.is_empty() && !c.is_marked() && info.piece != NO_PIECE).then_some(PieceOn {
+            piece: info.piece,
+            owner: info.owner as usize,
+        })
+    }
+}
+
+/// One way for the path to continue after a handler.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Branch {
+    /// Where the cursor is afterwards.
+    pub cursor: Square,
+    /// Squares whose pieces are captured (as by `[x]`); the branch fails if
+    /// one of them is empty.
+    pub captures: Vec<Square>,
+    /// Squares given new contents, applied after the captures: a piece
+    /// code from `game.cells`, or on heap boards the number of pieces.
+    pub sets: Vec<(Square, Cell)>,
+    /// The same player moves again after this move (Kalah's extra turn).
+    pub again: bool,
+}
+
+impl Branch {
+    /// Continue on `cursor` without effects.
+    pub fn stay(cursor: Square) -> Branch {
+        Branch {
+            cursor,
+            captures: Vec::new(),
+            sets: Vec::new(),
+            again: false,
+        }
+    }
+
+    /// Also captures the piece on `sq`.
+    pub fn capture(mut self, sq: Square) -> Branch {
+        self.captures.push(sq);
+        self
+    }
+
+    /// Also puts `cell` on `sq`.
+    pub fn set(mut self, sq: Square, cell: Cell) -> Branch {
+        self.sets.push((sq, cell));
+        self
+    }
+
+    /// The mover moves again after this move.
+    pub fn again(mut self) -> Branch {
+        self.again = true;
+        self
+    }
+}
+
+/// Rust code called from a move expression.
+pub trait Handler: Send + Sync {
+    /// Appends the ways the path may continue to `out` (nothing = fail).
+    /// Must give the same answer for the same context.
+    fn call(&self, ctx: &HandlerContext, out: &mut Vec<Branch>);
+}
+
+/// Rust code that decides when a game is over, before the goals of the
+/// game file are looked at (mancala scoring, janggi's bikjang). Named in
+/// the game file as `[handlers] end = "name"`.
+pub trait EndRule: Send + Sync {
+    /// The result if the game is over in `pos`, where the side to move has
+    /// `legal_moves` legal moves; `None` lets the goals decide.
+    fn result(&self, game: &Game, pos: &Position, legal_moves: usize) -> Option<GameResult>;
+
+    /// Whether the rule also forbids moves ([`EndRule::forbid`]).
+    fn forbids_moves(&self) -> bool {
+        false
+    }
+
+    /// Clears `keep[i]` for the moves of `moves` (legal for royal safety)
+    /// that the rule forbids in `pos`; it may make and take back moves.
+    /// Janggi: when the generals face each other, the side to move must
+    /// part them or pass.
+    fn forbid(&self, _game: &Game, _pos: &mut Position, _moves: &MoveList, _keep: &mut [bool]) {}
+
+    /// Whether the rule also adds moves ([`EndRule::complete`]).
+    fn adds_moves(&self) -> bool {
+        false
+    }
+
+    /// Last word on the legal moves of `pos`: may replace them (four-player
+    /// chess: a player without a King passes; a mated player resigns).
+    fn complete(&self, _game: &Game, _pos: &Position, _moves: &mut MoveList) {}
+}
