@@ -176,6 +176,9 @@ enum Command {
         /// core); more wait in line
         #[arg(long, value_name = "N")]
         think_threads: Option<usize>,
+        /// The longest the computer may think about one move, in seconds
+        #[arg(long, value_name = "SECONDS", default_value_t = 10.0)]
+        max_think: f64,
     },
 }
 
@@ -189,12 +192,16 @@ fn main() -> ExitCode {
             db,
             games,
             think_threads,
-        } => serve(dagaz_server::ServerConfig {
-            addr,
-            db,
-            games_dir: games,
-            think_threads: think_threads
-                .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())),
+            max_think,
+        } => think_limit(max_think).and_then(|max_think| {
+            serve(dagaz_server::ServerConfig {
+                addr,
+                db,
+                games_dir: games,
+                think_threads: think_threads
+                    .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())),
+                max_think,
+            })
         }),
         Command::Perft {
             game,
@@ -424,6 +431,14 @@ fn check(file: &str) -> CliResult {
         game.pieces.len()
     );
     Ok(())
+}
+
+/// `--max-think`: a positive number of seconds, at most an hour.
+fn think_limit(seconds: f64) -> Result<std::time::Duration, String> {
+    std::time::Duration::try_from_secs_f64(seconds)
+        .ok()
+        .filter(|d| !d.is_zero() && d.as_secs() <= 3600)
+        .ok_or_else(|| format!("--max-think {seconds}: give more than 0 and at most 3600 seconds"))
 }
 
 /// `serve`: runs the web server on a tokio runtime until Ctrl-C.

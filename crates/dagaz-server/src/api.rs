@@ -10,7 +10,7 @@
 use std::convert::Infallible;
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
-use std::time::{SystemTime, UNIX_EPOCH};
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use axum::Json;
 use axum::Router;
@@ -332,11 +332,12 @@ async fn create_match(
     }
     let mode = match req.mode.as_deref().unwrap_or("ai") {
         "ai" => Mode::Ai {
-            engine: engine_for_page(req.ai.as_deref().unwrap_or(if players == 2 {
-                "ab:1s"
-            } else {
-                "mcts:1s"
-            }))?,
+            engine: engine_for_page(
+                req.ai
+                    .as_deref()
+                    .unwrap_or(if players == 2 { "ab:1s" } else { "mcts:1s" }),
+                state.thinkers.max_think(),
+            )?,
             human: side,
         },
         "local" => Mode::Local,
@@ -400,7 +401,7 @@ async fn create_match(
 }
 
 /// An engine spec from a request, within the server's bounds.
-fn engine_for_page(spec: &str) -> ApiResult<Engine> {
+fn engine_for_page(spec: &str, max_think: Duration) -> ApiResult<Engine> {
     let engine: Engine = spec
         .parse()
         .map_err(|e: ai::EngineError| ApiError::bad_request(e.to_string()))?;
@@ -410,15 +411,15 @@ fn engine_for_page(spec: &str) -> ApiResult<Engine> {
         Engine::Mcts { limit, .. } => (limit, thinking::MAX_MCTS_PLAYOUTS),
     };
     let within = match limit {
-        Limit::Time(t) => t <= thinking::MAX_THINK,
+        Limit::Time(t) => t <= max_think,
         Limit::Depth(d) => d <= MAX_DEPTH,
         Limit::Nodes(n) => n <= max_nodes,
     };
     if !within {
         return Err(ApiError::bad_request(format!(
-            "engine '{spec}' thinks too long for this server (at most {}s, depth {MAX_DEPTH} or {max_nodes} nodes; every search also stops after {}s)",
-            thinking::MAX_THINK.as_secs(),
-            thinking::MAX_THINK.as_secs()
+            "engine '{spec}' thinks too long for this server (at most {:.1}s, depth {MAX_DEPTH} or {max_nodes} nodes; every search also stops after {:.1}s)",
+            max_think.as_secs_f64(),
+            max_think.as_secs_f64()
         )));
     }
     Ok(engine)
@@ -719,7 +720,7 @@ fn think_if_needed(state: Shared, live: Arc<Live>) {
             return;
         };
         let mcts = matches!(engine, Engine::Mcts { .. });
-        let control = thinking::control(stop.clone(), mcts);
+        let control = state.thinkers.control(stop.clone(), mcts);
         let choice = tokio::task::spawn_blocking(move || {
             let mut rng = StdRng::seed_from_u64(rand::random());
             ai::choose_within(&game, &mut pos, engine, &mut rng, &control)

@@ -39,6 +39,8 @@ pub struct ServerConfig {
     pub games_dir: Option<PathBuf>,
     /// Searches of the computer that may run at once.
     pub think_threads: usize,
+    /// The longest the computer may think about one move.
+    pub max_think: std::time::Duration,
 }
 
 /// Why the server could not start.
@@ -116,12 +118,12 @@ pub struct AppState {
 }
 
 impl AppState {
-    pub fn new(catalogue: Catalogue, store: Box<dyn Store>, think_threads: usize) -> AppState {
+    pub fn new(catalogue: Catalogue, store: Box<dyn Store>, thinkers: Thinkers) -> AppState {
         AppState {
             catalogue,
             live: Mutex::new(HashMap::new()),
             store: Mutex::new(store),
-            thinkers: Thinkers::new(think_threads),
+            thinkers,
             shutdown: watch::channel(false).0,
         }
     }
@@ -148,7 +150,7 @@ pub async fn serve(config: ServerConfig) -> Result<(), ServeError> {
     let state = Arc::new(AppState::new(
         catalogue,
         Box::new(store),
-        config.think_threads,
+        Thinkers::new(config.think_threads, config.max_think),
     ));
     let listener = tokio::net::TcpListener::bind(config.addr)
         .await

@@ -11,7 +11,8 @@ use std::time::Duration;
 use dagaz::ai::Control;
 use tokio::sync::Semaphore;
 
-/// The most a search from the network may think.
+/// The most a search from the network may think, unless the server is
+/// told otherwise (`dagaz serve --max-think`).
 pub const MAX_THINK: Duration = Duration::from_secs(10);
 /// The most positions an alpha-beta search (or playouts an MCTS search)
 /// from the network may visit; MCTS keeps a tree node per playout, so its
@@ -49,6 +50,7 @@ pub struct Job {
 pub struct Thinkers {
     permits: Arc<Semaphore>,
     threads: usize,
+    max_think: Duration,
     /// Searches waiting for a thread.
     waiting: AtomicUsize,
     /// Every job not yet finished, to stop them all at shutdown.
@@ -56,12 +58,14 @@ pub struct Thinkers {
 }
 
 impl Thinkers {
-    /// A pool of `threads` thinking threads (at least one).
-    pub fn new(threads: usize) -> Thinkers {
+    /// A pool of `threads` thinking threads (at least one), each search
+    /// thinking at most `max_think`.
+    pub fn new(threads: usize, max_think: Duration) -> Thinkers {
         let threads = threads.max(1);
         Thinkers {
             permits: Arc::new(Semaphore::new(threads)),
             threads,
+            max_think,
             waiting: AtomicUsize::new(0),
             jobs: Mutex::new(Vec::new()),
         }
@@ -69,6 +73,24 @@ impl Thinkers {
 
     pub fn threads(&self) -> usize {
         self.threads
+    }
+
+    /// The longest a search may think.
+    pub fn max_think(&self) -> Duration {
+        self.max_think
+    }
+
+    /// The bounds of a search, with its stop switch.
+    pub fn control(&self, stop: Arc<AtomicBool>, mcts: bool) -> Control {
+        Control {
+            stop,
+            max_time: Some(self.max_think),
+            max_nodes: Some(if mcts {
+                MAX_MCTS_PLAYOUTS
+            } else {
+                MAX_AB_NODES
+            }),
+        }
     }
 
     /// Searches waiting for a thread now.
@@ -106,18 +128,5 @@ impl Thinkers {
 
     fn lock_jobs(&self) -> std::sync::MutexGuard<'_, Vec<Arc<AtomicBool>>> {
         self.jobs.lock().unwrap_or_else(|e| e.into_inner())
-    }
-}
-
-/// The bounds of a search from the network, with its stop switch.
-pub fn control(stop: Arc<AtomicBool>, mcts: bool) -> Control {
-    Control {
-        stop,
-        max_time: Some(MAX_THINK),
-        max_nodes: Some(if mcts {
-            MAX_MCTS_PLAYOUTS
-        } else {
-            MAX_AB_NODES
-        }),
     }
 }

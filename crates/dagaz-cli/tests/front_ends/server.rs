@@ -17,9 +17,15 @@ pub struct TestServer {
 impl TestServer {
     /// Starts `dagaz serve` on a free port with the database `db`.
     pub fn start(db: &Path) -> TestServer {
+        TestServer::start_with(db, &[])
+    }
+
+    /// Starts `dagaz serve` with more options.
+    pub fn start_with(db: &Path, options: &[&str]) -> TestServer {
         let mut child = Command::new(env!("CARGO_BIN_EXE_dagaz"))
             .args(["serve", "--addr", "127.0.0.1:0", "--db"])
             .arg(db)
+            .args(options)
             .stdout(Stdio::piped())
             .stderr(Stdio::inherit())
             .spawn()
@@ -35,6 +41,20 @@ impl TestServer {
             .trim_end_matches('/')
             .to_string();
         TestServer { child, base }
+    }
+
+    /// Sends the server a signal (`TERM`, `INT`) and waits for it to end;
+    /// returns how long it took.
+    pub fn signal_and_wait(&mut self, signal: &str) -> std::time::Duration {
+        let started = std::time::Instant::now();
+        let sent = Command::new("kill")
+            .args([format!("-{signal}"), self.child.id().to_string()])
+            .status()
+            .expect("kill runs");
+        assert!(sent.success());
+        let status = self.child.wait().unwrap();
+        assert!(status.success(), "the server ended with {status}");
+        started.elapsed()
     }
 
     /// Kills the server at once, as a crash or power cut would.

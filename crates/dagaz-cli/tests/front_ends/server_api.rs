@@ -244,3 +244,72 @@ fn events_announce_each_change() {
     read_until("data: 1", &mut seen);
     assert!(seen.contains("event: version"), "{seen}");
 }
+
+/// Creates a match against `engine` where the person (White) has made a
+/// first move, so the computer is to move.
+fn computer_to_move(server: &TestServer, engine: &str) -> (String, String) {
+    let (id, token, _) = server.create(&json!({"game": "chess", "mode": "ai", "ai": engine}));
+    let (status, r) = server.post(
+        &format!("/api/matches/{id}/moves"),
+        &json!({"move": "e2e4", "token": token}),
+    );
+    assert_eq!(status, 200, "{r}");
+    (id, token)
+}
+
+#[test]
+fn every_search_is_bounded_and_waits_for_a_free_thread() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = TestServer::start_with(
+        &dir.path().join("games.db"),
+        &["--think-threads", "1", "--max-think", "1.5"],
+    );
+    // Specs beyond the bounds are refused; a deep search is accepted but
+    // stops at the time bound.
+    for spec in ["ab:30s", "mcts:5000000n", "ab:d40", "ab:99999999n"] {
+        let (status, r) = server.post(
+            "/api/matches",
+            &json!({"game": "chess", "mode": "ai", "ai": spec}),
+        );
+        assert_eq!(status, 400, "{spec}: {r}");
+        assert!(
+            r["error"].as_str().unwrap().contains("thinks too long"),
+            "{r}"
+        );
+    }
+    let (first, _) = computer_to_move(&server, "ab:d12");
+    let (second, token) = computer_to_move(&server, "ab:d12");
+    let (_, state) = server.get(&format!("/api/matches/{second}?token={token}"));
+    assert_eq!(state["thinking"], true, "{state}");
+    assert_eq!(
+        state["think_state"], "queued",
+        "one thread, busy with the first match: {state}"
+    );
+    for id in [first, second] {
+        let state = wait_for(&server, &format!("/api/matches/{id}"), |s| {
+            s["moves"].as_array().unwrap().len() == 2
+        });
+        assert_eq!(state["thinking"], false, "{state}");
+    }
+}
+
+#[test]
+fn the_server_stops_at_once_while_the_computer_thinks() {
+    for signal in ["TERM", "INT"] {
+        let dir = tempfile::tempdir().unwrap();
+        let mut server =
+            TestServer::start_with(&dir.path().join("games.db"), &["--max-think", "60"]);
+        let (id, token) = computer_to_move(&server, "ab:d12");
+        let (_, state) = server.get(&format!("/api/matches/{id}?token={token}"));
+        assert_eq!(state["thinking"], true, "{state}");
+        let took = server.signal_and_wait(signal);
+        eprintln!(
+            "SIG{signal}: the server ended {} ms after the signal",
+            took.as_millis()
+        );
+        assert!(
+            took < Duration::from_secs(5),
+            "SIG{signal}: the server took {took:?} to stop (its search may think for 60 s)"
+        );
+    }
+}

@@ -556,6 +556,9 @@ function statusText() {
   const { state, game } = view;
   if (state.result) return state.result.message;
   const mover = game.players[state.side].name;
+  if (state.thinking && state.think_state === "queued") {
+    return `${mover} (computer) waits for a free thinking thread…`;
+  }
   if (state.thinking) return `${mover} (computer) is thinking…`;
   if (state.you.includes(state.side)) {
     const check = state.check.length ? " — check!" : "";
