@@ -349,3 +349,23 @@ fn output_into_a_closed_pipe_ends_quietly() {
     assert!(o.status.success(), "{:?}", o.status);
     assert!(!stderr(&o).contains("panicked"), "{}", stderr(&o));
 }
+
+#[test]
+fn impossible_positions_are_refused_with_the_reason() {
+    for args in [
+        ["moves", "chess", "--fen", "8/8/8/8/8/8/8/4K3 w - - 0 1"],
+        ["perft", "chess", "--fen", "8/8/8/8/8/8/8/4K3 w - - 0 1"],
+    ] {
+        let mut args = args.to_vec();
+        if args[0] == "perft" {
+            args.insert(2, "1");
+        }
+        let o = dagaz(&args, "");
+        assert!(!o.status.success());
+        assert!(
+            stderr(&o).contains("Black has 0 King on the board; Chess allows exactly 1"),
+            "{}",
+            stderr(&o)
+        );
+    }
+}

@@ -72,3 +72,26 @@ async fn unknown_routes_and_matches() {
     assert_json_refusal(Method::GET, "/api/matches/nosuchmatch", None, 404).await;
     assert_json_refusal(Method::GET, "/api/games/nosuchgame", None, 404).await;
 }
+
+#[tokio::test]
+async fn positions_no_game_allows() {
+    let (app, _) = app();
+    for (position, reason) in [
+        ("8/8/8/8/8/8/8/4K3 w - - 0 1", "Black has 0 King"),
+        (
+            "4k3/8/8/8/8/8/8/4R1K1 w - - 0 1",
+            "Black is in check, but it is White's move",
+        ),
+        ("r3k2r/8/8/8/8/8/8/R3K2R w KQkqKQkq - 0 1", "given twice"),
+    ] {
+        let (status, _, r) = send(
+            &app,
+            Method::POST,
+            "/api/matches",
+            Some(json!({"game": "chess", "mode": "local", "position": position})),
+        )
+        .await;
+        assert_eq!(status, 400, "{position}: {r}");
+        assert!(r["error"].as_str().unwrap().contains(reason), "{r}");
+    }
+}

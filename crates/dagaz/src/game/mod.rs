@@ -67,6 +67,14 @@ pub struct PieceType {
     /// Per player: the parts a piece of this type is made of (empty for
     /// most pieces; see [`numbers`]).
     pub parts: Vec<Vec<numbers::Part>>,
+    /// How many of this piece each player has on the board in every
+    /// position of the game (`count`: a King, exactly one), if the game
+    /// says.
+    pub count: Option<(u16, u16)>,
+    /// Zones (each player's own) where this piece never stands.
+    pub never_in: Vec<usize>,
+    /// The zone (each player's own) this piece never leaves.
+    pub only_in: Option<usize>,
 }
 
 /// What a piece may become when it ends a move in a zone.

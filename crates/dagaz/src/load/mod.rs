@@ -26,9 +26,10 @@ use crate::game::{
     parse_goal,
 };
 use crate::handler::{EndRule, Handler, HandlerRegistry};
+use crate::movegen::check_position;
 use crate::notation::{self, CompileContext, MoveEntry, MovedRef, Node, ProgramBuilder, Resolved};
 use crate::position::{CellTable, Position};
-use crate::text::fen;
+use crate::text::read_position;
 
 /// Why a game could not be loaded.
 #[derive(Debug, thiserror::Error)]
@@ -163,6 +164,22 @@ struct PieceSection {
     /// Per player name: the parts it is made of, as `"S36 S25 T16"`.
     #[serde(default)]
     parts: IndexMap<String, Spanned<String>>,
+    /// How many each player has on the board in every position: a number,
+    /// or `[fewest, most]`.
+    count: Option<Spanned<CountSpec>>,
+    /// Zones where the piece never stands.
+    #[serde(default)]
+    never_in: Option<Spanned<Vec<String>>>,
+    /// The zone the piece never leaves.
+    only_in: Option<Spanned<String>>,
+}
+
+/// `count = 1` or `count = [0, 8]`.
+#[derive(Deserialize)]
+#[serde(untagged)]
+enum CountSpec {
+    Exactly(u16),
+    Range([u16; 2]),
 }
 
 #[derive(Deserialize)]
@@ -451,6 +468,13 @@ impl Loader<'_> {
                 glyphs: self.glyphs(pname, p, players.len()),
                 upside_down: p.upside_down,
                 parts: Vec::new(),
+                count: self.piece_count(pname, p),
+                never_in: self.piece_zones(pname, "never_in", p.never_in.as_ref(), &zones),
+                only_in: p.only_in.as_ref().and_then(|z| {
+                    let list = Spanned::new(z.span(), vec![z.get_ref().clone()]);
+                    self.piece_zones(pname, "only_in", Some(&list), &zones)
+                        .pop()
+                }),
             });
         }
         let display = self.display(&spec.display, &topology, players.len());
@@ -515,18 +539,18 @@ impl Loader<'_> {
             })
             .collect();
         game.attacks = Attacks::build(&game);
-        let parsed = match game.fen.format {
-            PositionFormat::Fen => fen::parse(&game, spec.setup.fen.get_ref(), None),
-            PositionFormat::Pdn { man, king } => {
-                crate::text::pdn::parse(&game, spec.setup.fen.get_ref(), man, king)
-            }
-            PositionFormat::Sfen => crate::text::sfen::parse(&game, spec.setup.fen.get_ref()),
-            PositionFormat::Counts => crate::text::counts::parse(&game, spec.setup.fen.get_ref()),
-        };
-        match parsed {
+        match read_position(&game, spec.setup.fen.get_ref(), None) {
             Ok(pos) => {
                 game.initial = pos;
                 count_setup_pieces(&mut game);
+                if let Err(why) = check_position(&game, &game.initial) {
+                    self.error(
+                        format!("setup: {why}"),
+                        Some(spec.setup.fen.span()),
+                        "this position",
+                    );
+                    return None;
+                }
             }
             Err(e) => {
                 self.error(
@@ -1129,6 +1153,49 @@ impl Loader<'_> {
                 None
             }
         }
+    }
+
+    /// A piece's `count`, checked.
+    fn piece_count(&mut self, pname: &str, p: &PieceSection) -> Option<(u16, u16)> {
+        let spec = p.count.as_ref()?;
+        let (low, high) = match spec.get_ref() {
+            CountSpec::Exactly(n) => (*n, *n),
+            CountSpec::Range([a, b]) => (*a, *b),
+        };
+        if low > high {
+            self.error(
+                format!("piece {pname}: count [{low}, {high}] has its fewest above its most"),
+                Some(spec.span()),
+                "here",
+            );
+            return None;
+        }
+        Some((low, high))
+    }
+
+    /// The zones a piece's `never_in` or `only_in` names.
+    fn piece_zones(
+        &mut self,
+        pname: &str,
+        key: &str,
+        names: Option<&Spanned<Vec<String>>>,
+        zones: &Zones,
+    ) -> Vec<usize> {
+        let Some(names) = names else {
+            return Vec::new();
+        };
+        let mut out = Vec::new();
+        for name in names.get_ref() {
+            match zones.find(name) {
+                Some(z) => out.push(z),
+                None => self.error(
+                    format!("piece {pname}: {key} names zone '{name}', which is not in [zones]"),
+                    Some(names.span()),
+                    "here",
+                ),
+            }
+        }
+        out
     }
 
     fn glyphs(&mut self, pname: &str, p: &PieceSection, players: usize) -> Vec<String> {

@@ -5,8 +5,10 @@
 
 pub(crate) mod attack;
 mod outcome;
+mod validity;
 pub(crate) mod vm;
 
+pub use validity::check_position;
 pub use vm::GenError;
 
 use crate::board::Square;

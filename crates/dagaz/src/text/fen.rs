@@ -20,7 +20,7 @@ pub struct FenError {
     pub message: String,
 }
 
-pub(super) fn fail(text: &str, message: impl Into<String>) -> FenError {
+pub(crate) fn fail(text: &str, message: impl Into<String>) -> FenError {
     FenError {
         text: text.to_string(),
         message: message.into(),
@@ -97,7 +97,7 @@ pub fn parse(game: &Game, text: &str, setup: Option<&Position>) -> Result<Positi
             );
         }
     }
-    check_castling(game, text, &pos, &rights)?;
+    check_castling(game, text, &pos, setup, &rights)?;
     let clock = parse_number(text, fields.get(4), 0, "halfmove clock")?;
     let fullmove = parse_number(text, fields.get(5), 1, "move number")?;
     pos.set_counters(clock, fullmove);
@@ -329,8 +329,11 @@ fn parse_castling(
     if field == "-" {
         return Ok(Vec::new());
     }
-    let mut rights = Vec::new();
+    let mut rights: Vec<(char, Square, Square)> = Vec::new();
     for c in field.chars() {
+        if rights.iter().any(|(l, _, _)| *l == c) {
+            return Err(fail(text, format!("castling right '{c}' is given twice")));
+        }
         let right = game
             .fen
             .castling
@@ -368,20 +371,21 @@ fn has_moved(
     }
 }
 
-/// Every castling right needs its king and rook in place.
+/// Every castling right needs its king and rook in place: the pieces the
+/// setup has on those squares (without a setup, pieces of one side).
 fn check_castling(
     game: &Game,
     text: &str,
     pos: &Position,
+    setup: Option<&Position>,
     rights: &[(char, Square, Square)],
 ) -> Result<(), FenError> {
     for (letter, k, r) in rights {
-        let (ki, ri) = (game.cells.info(pos.cell(*k)), game.cells.info(pos.cell(*r)));
-        if ki.piece == NO_PIECE || ri.piece == NO_PIECE || ki.owner != ri.owner {
+        if !castling_pieces_in_place(game, pos, setup, *k, *r) {
             return Err(fail(
                 text,
                 format!(
-                    "castling right '{letter}' needs pieces of one side on {} and {}",
+                    "castling right '{letter}' needs the king and rook of the setup on {} and {}",
                     game.topology.name(*k),
                     game.topology.name(*r)
                 ),
@@ -389,6 +393,27 @@ fn check_castling(
         }
     }
     Ok(())
+}
+
+/// The king square `k` and rook square `r` of a castling right hold the
+/// pieces the setup has there (without a setup: pieces of one side).
+fn castling_pieces_in_place(
+    game: &Game,
+    pos: &Position,
+    setup: Option<&Position>,
+    k: Square,
+    r: Square,
+) -> bool {
+    let (ki, ri) = (game.cells.info(pos.cell(k)), game.cells.info(pos.cell(r)));
+    if ki.piece == NO_PIECE || ri.piece == NO_PIECE || ki.owner != ri.owner {
+        return false;
+    }
+    setup.is_none_or(|s| {
+        [(k, ki), (r, ri)].iter().all(|(sq, info)| {
+            let want = game.cells.info(s.cell(*sq));
+            want.piece == info.piece && want.owner == info.owner
+        })
+    })
 }
 
 /// The en passant square becomes the last move: a double step over it by
@@ -485,9 +510,11 @@ pub fn write(game: &Game, pos: &Position) -> String {
     )
 }
 
+/// The pieces of a castling right stand where the setup has them and
+/// have not moved.
 fn unmoved_pair(game: &Game, pos: &Position, k: Square, r: Square) -> bool {
     let (ki, ri) = (game.cells.info(pos.cell(k)), game.cells.info(pos.cell(r)));
-    ki.piece != NO_PIECE && ri.piece != NO_PIECE && !ki.moved && !ri.moved && ki.owner == ri.owner
+    !ki.moved && !ri.moved && castling_pieces_in_place(game, pos, Some(game.setup()), k, r)
 }
 
 /// What a position string shows on `sq`: a letter, a stack `(Sss)` (top

@@ -13,18 +13,33 @@ pub mod sfen;
 pub use fen::FenError;
 
 use crate::game::{Game, PositionFormat};
+use crate::movegen::check_position;
 use crate::position::Position;
 
+/// Reads a position string in the game's format, without the checks of
+/// [`Game::parse_position`]. `setup` tells which pieces still stand where
+/// they started (FEN); `None` treats every piece as unmoved.
+pub fn read_position(
+    game: &Game,
+    text: &str,
+    setup: Option<&Position>,
+) -> Result<Position, FenError> {
+    match game.fen.format {
+        PositionFormat::Fen => fen::parse(game, text, setup),
+        PositionFormat::Pdn { man, king } => pdn::parse(game, text, man, king),
+        PositionFormat::Sfen => sfen::parse(game, text),
+        PositionFormat::Counts => counts::parse(game, text),
+    }
+}
+
 impl Game {
-    /// Reads a position string in the game's format. Pieces that stand
-    /// where the game's setup has them count as not having moved.
+    /// Reads a position string in the game's format, and refuses a
+    /// position the game cannot reach ([`check_position`]). Pieces that
+    /// stand where the game's setup has them count as not having moved.
     pub fn parse_position(&self, text: &str) -> Result<Position, FenError> {
-        match self.fen.format {
-            PositionFormat::Fen => fen::parse(self, text, Some(self.setup())),
-            PositionFormat::Pdn { man, king } => pdn::parse(self, text, man, king),
-            PositionFormat::Sfen => sfen::parse(self, text),
-            PositionFormat::Counts => counts::parse(self, text),
-        }
+        let pos = read_position(self, text, Some(self.setup()))?;
+        check_position(self, &pos).map_err(|message| fen::fail(text, message))?;
+        Ok(pos)
     }
 
     /// Writes a position string in the game's format.

@@ -130,21 +130,50 @@ pub fn parse(game: &Game, text: &str) -> Result<Position, FenError> {
                 _ => Err(fail(text, "this game has no hands")),
             };
         }
-        let mut count = 0u16;
-        for c in hands.chars() {
-            if let Some(d) = c.to_digit(10) {
-                count = count.saturating_mul(10).saturating_add(d as u16);
-                continue;
-            }
+        for (count, c) in hand_entries(text, hands)? {
             let (piece, owner) = piece_of(game, &c.to_string())
                 .ok_or_else(|| fail(text, format!("unknown piece '{c}' in hand")))?;
             let slot = game.hand_slot(owner, piece);
-            let n = pos.slot(slot).0 + count.max(1);
+            let n = pos.slot(slot).0.saturating_add(count);
             pos.set(&game.cells, slot, Cell(n));
-            count = 0;
         }
     }
     finish_counters(pos, text, fields.get(3))
+}
+
+/// The hands field as (count, letter) pairs: `2Pp` is two `P` and one
+/// `p`. A count is 1 to 999 and stands before its letter.
+fn hand_entries(text: &str, hands: &str) -> Result<Vec<(u16, char)>, FenError> {
+    let mut out = Vec::new();
+    let mut digits = String::new();
+    for c in hands.chars() {
+        if c.is_ascii_digit() {
+            digits.push(c);
+            continue;
+        }
+        let count = if digits.is_empty() {
+            1
+        } else {
+            match digits.parse::<u16>() {
+                Ok(n) if (1..=999).contains(&n) && !digits.starts_with('0') => n,
+                _ => {
+                    return Err(fail(
+                        text,
+                        format!("'{digits}{c}' in hand: a count is 1 to 999, before its piece"),
+                    ));
+                }
+            }
+        };
+        out.push((count, c));
+        digits.clear();
+    }
+    if !digits.is_empty() {
+        return Err(fail(
+            text,
+            format!("the hands end with the count '{digits}' and no piece after it"),
+        ));
+    }
+    Ok(out)
 }
 
 /// Reads the move number field.

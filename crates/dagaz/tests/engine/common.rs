@@ -93,6 +93,18 @@ pub fn position(game: &Game, fen_text: &str) -> Position {
         .unwrap_or_else(|e| panic!("{e}"))
 }
 
+/// A sketch: a position the game's rules cannot reach (a piece alone on
+/// the board, a royal piece that can be taken), read without the checks of
+/// `parse_position`, to look at how one piece moves.
+pub fn sketch(game: &Game, fen_text: &str) -> Position {
+    dagaz::text::read_position(game, fen_text, Some(game.setup())).unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// Sorted texts of the legal moves of a sketch (see [`sketch`]).
+pub fn sketch_moves(game: &Game, fen_text: &str) -> Vec<String> {
+    moves_in(game, &mut sketch(game, fen_text))
+}
+
 /// Plays a move given by its text.
 pub fn play(game: &Game, pos: &mut Position, text: &str) {
     let mut list = MoveList::new();

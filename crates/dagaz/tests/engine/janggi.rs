@@ -80,7 +80,8 @@ fn soldiers_step_diagonally_in_the_enemy_palace() {
     );
     // From the centre: forward, sideways, and diagonally to both far
     // corners (taking the general on f10).
-    let all = at("5k3/4P4/9/9/9/9/9/9/9/3K5 w");
+    // (A sketch: the side not to move is in check.)
+    let all = common::sketch_moves(&janggi(), "5k3/4P4/9/9/9/9/9/9/9/3K5 w - - 0 1");
     let soldier: Vec<_> = all
         .iter()
         .filter(|m| m.starts_with("e9"))
@@ -120,7 +121,7 @@ fn bikjang_must_be_parted_or_ends_the_game_on_material() {
         other => panic!("{other:?}"),
     }
     // Equal material: Han's 1.5 decides.
-    match after("4k4/9/9/9/9/9/9/9/9/r3K3R b", &["e10e10"]).1 {
+    match after("4k4/9/9/9/9/9/9/9/r8/4K3R b", &["e10e10"]).1 {
         Some(GameResult::Win { winner: 1, .. }) => {}
         other => panic!("{other:?}"),
     }

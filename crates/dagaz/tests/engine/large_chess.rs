@@ -48,7 +48,7 @@ fn capablanca_castling_needs_rights_safe_squares_and_no_check() {
     let fen = "r1r2k4/pp1ppppppp/10/10/10/10/PP1PPPPPPP/R4K3R w KQ - 0 1";
     assert_eq!(from("capablanca", fen, "f1"), v(&["f1e1", "f1g1", "f1i1"]));
     // In check: no castling at all.
-    let fen = "r4r4/ppppp1pppp/10/10/10/10/PPPPP1PPPP/R4K3R w KQ - 0 1";
+    let fen = "r4r2k1/ppppp1pppp/10/10/10/10/PPPPP1PPPP/R4K3R w KQ - 0 1";
     assert_eq!(from("capablanca", fen, "f1"), v(&["f1e1", "f1g1"]));
 }
 

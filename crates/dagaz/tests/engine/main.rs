@@ -24,6 +24,7 @@ mod large_chess;
 mod mancala;
 mod notation;
 mod perft;
+mod positions;
 mod properties;
 mod raumschach;
 mod rithmomachia;

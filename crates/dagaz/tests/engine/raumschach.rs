@@ -3,7 +3,7 @@
 
 use crate::common;
 
-use common::{moves, v};
+use common::{moves, sketch_moves, v};
 use dagaz::game::Game;
 use dagaz::load::load_game;
 
@@ -52,7 +52,7 @@ fn centre(piece: char, extra: &[(&str, char)]) -> String {
 }
 
 fn count(piece: char) -> usize {
-    moves(&raumschach(), &centre(piece, &[])).len()
+    sketch_moves(&raumschach(), &centre(piece, &[])).len()
 }
 
 #[test]
@@ -85,7 +85,7 @@ fn pieces_in_the_centre_of_the_cube() {
 
 #[test]
 fn unicorn_moves_through_corners() {
-    let list = moves(&raumschach(), &centre('U', &[]));
+    let list = sketch_moves(&raumschach(), &centre('U', &[]));
     let expected: Vec<String> = [
         "Aa1", "Aa5", "Ae1", "Ae5", "Bb2", "Bb4", "Bd2", "Bd4", "Db2", "Db4", "Dd2", "Dd4", "Ea1",
         "Ea5", "Ee1", "Ee5",
@@ -115,7 +115,7 @@ fn pawn_steps_forward_or_up_and_takes_diagonally_forward_or_up() {
         ],
     );
     assert_eq!(
-        moves(&raumschach(), &fen),
+        sketch_moves(&raumschach(), &fen),
         v(&["Cc3Cb4", "Cc3Dc4", "Cc3Dd3"])
     );
 }
@@ -124,7 +124,7 @@ fn pawn_steps_forward_or_up_and_takes_diagonally_forward_or_up() {
 /// geometry (level, file, rank) of each move kind.
 fn exact(piece: char, squares: &str) {
     let expected: Vec<String> = squares.split(' ').map(|s| format!("Cc3{s}")).collect();
-    let got = moves(&raumschach(), &centre(piece, &[]));
+    let got = sketch_moves(&raumschach(), &centre(piece, &[]));
     assert_eq!(
         got,
         v(&expected.iter().map(String::as_str).collect::<Vec<_>>()),
