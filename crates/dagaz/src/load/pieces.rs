@@ -1,0 +1,545 @@
+//! The `[pieces]` section: letters, programs compiled from the notation,
+//! promotion, glyphs, evaluation hints, numbered pieces' parts, and the
+//! invariants a piece declares (`count`, `never_in`, `only_in`).
+
+use super::spec::*;
+use super::*;
+
+impl Loader<'_> {
+    pub(super) fn letters(&mut self, spec: &FileSpec) -> Vec<char> {
+        let mut letters = Vec::new();
+        for (pname, p) in &spec.pieces {
+            let letter = match &p.letter {
+                Some(l) => match single_char(l.get_ref()).filter(|c| c.is_ascii_alphabetic()) {
+                    Some(c) => c.to_ascii_uppercase(),
+                    None => {
+                        self.error(
+                            format!("pieces.{pname}.letter: one letter A-Z"),
+                            Some(l.span()),
+                            "here",
+                        );
+                        '?'
+                    }
+                },
+                None => pname.chars().next().unwrap_or('?').to_ascii_uppercase(),
+            };
+            // A piece written with its own symbol (`+P`) is never looked
+            // up by its letter, so only the others need distinct letters
+            // (chu shogi has more piece types than the alphabet).
+            let by_letter = |q: &PieceSection| q.symbol.is_none();
+            let clash = by_letter(p)
+                && spec
+                    .pieces
+                    .iter()
+                    .zip(&letters)
+                    .any(|((_, q), l)| *l == letter && by_letter(q));
+            if clash {
+                let span = p.letter.as_ref().map(|l| l.span());
+                self.error(
+                    format!("pieces.{pname}: letter '{letter}' is already used by another piece"),
+                    span,
+                    "give each piece its own letter",
+                );
+            }
+            letters.push(letter);
+        }
+        letters
+    }
+
+    /// A piece's `betza` key translated into a move expression.
+    pub(super) fn betza_moves(&mut self, pname: &str, piece: &PieceSection) -> Option<ExprItem> {
+        let b = piece.betza.as_ref()?;
+        match notation::betza::to_dagaz(b.get_ref()) {
+            Ok(text) => Some(ExprItem {
+                text,
+                span: Some(b.span()),
+                priority: 0,
+            }),
+            Err(e) => {
+                self.error(format!("pieces.{pname}.betza: {e}"), Some(b.span()), "here");
+                None
+            }
+        }
+    }
+
+    /// File position of an expression's error, when the string maps exactly.
+    pub(super) fn expr_span(
+        &self,
+        item: &ExprItem,
+        outer: Range<usize>,
+        inner: &Range<usize>,
+    ) -> Option<Range<usize>> {
+        let span = item.span.clone().unwrap_or(outer);
+        match string_offsets(self.source, &span, &item.text) {
+            Some(map) => {
+                let at = |i: usize| map.get(i.min(map.len() - 1)).copied().unwrap_or(span.start);
+                let start = at(inner.start);
+                let end = at(inner.end.max(inner.start + 1)).max(start + 1);
+                Some(start..end)
+            }
+            None => Some(span),
+        }
+    }
+
+    pub(super) fn compile_pieces(
+        &mut self,
+        spec: &FileSpec,
+        topology: &Topology,
+        zones: &Zones,
+        players: &[Player],
+        handlers: &[Option<Arc<dyn Handler>>; 10],
+        names: &[String],
+    ) -> Option<CompiledPieces> {
+        let mut registered = [false; 10];
+        for (k, h) in handlers.iter().enumerate() {
+            registered[k] = h.is_some();
+        }
+        let ctx = CompileContext {
+            topology,
+            pieces: names,
+            zones,
+            handlers: registered,
+        };
+        let mut once_flags: u16 = 0;
+        let mut parsed: Vec<[Vec<Parsed>; 2]> = Vec::new();
+        let mut refs: Vec<Vec<MovedRef>> = Vec::new();
+        let mut priorities = Vec::new();
+        for (pname, piece) in &spec.pieces {
+            let mut piece_refs = Vec::new();
+            let mut lists: [Vec<Parsed>; 2] = [Vec::new(), Vec::new()];
+            let betza = self.betza_moves(pname, piece);
+            for (k, (what, exprs)) in [("move", &piece.moves), ("drop", &piece.drops)]
+                .into_iter()
+                .enumerate()
+            {
+                let outer = exprs.as_ref().map(|e| e.span());
+                let written = exprs.iter().flat_map(|e| e.get_ref().0.iter());
+                let items: Vec<&ExprItem> = if k == 0 {
+                    betza.iter().chain(written).collect()
+                } else {
+                    written.collect()
+                };
+                for (i, item) in items.into_iter().enumerate() {
+                    let result = notation::parse(&item.text).and_then(|node| {
+                        let r = notation::resolve(&node, &ctx)?;
+                        Ok((node, r))
+                    });
+                    match result {
+                        Ok((node, resolved)) => {
+                            piece_refs.extend(notation::moved_refs(&node));
+                            let base = once_flags;
+                            once_flags = once_flags.saturating_add(resolved.once_count);
+                            priorities.push(item.priority);
+                            lists[k].push((node, resolved, base, item.priority));
+                        }
+                        Err(e) => {
+                            let outer = outer.clone().unwrap_or_default();
+                            let span = self.expr_span(item, outer, &e.span);
+                            let label = e
+                                .expected
+                                .as_ref()
+                                .map_or(String::new(), |x| format!("expected {x}"));
+                            let d = Diagnostic::new(format!(
+                                "piece {pname}, {what} {}: {}",
+                                i + 1,
+                                e.message
+                            ))
+                            .at(span, label)
+                            .note(e.render(&item.text));
+                            self.errors.push(d);
+                        }
+                    }
+                }
+            }
+            parsed.push(lists);
+            refs.push(piece_refs);
+        }
+        if !self.errors.is_empty() {
+            return None;
+        }
+        let mut programs = Vec::new();
+        let mut drop_programs = Vec::new();
+        for (lists, (pname, piece)) in parsed.iter().zip(&spec.pieces) {
+            let moves = self.programs(
+                &ctx,
+                players,
+                &lists[0],
+                true,
+                pname,
+                piece
+                    .moves
+                    .as_ref()
+                    .map(|m| m.span())
+                    .or_else(|| piece.betza.as_ref().map(|b| b.span())),
+            )?;
+            let drops = if lists[1].is_empty() {
+                Vec::new()
+            } else {
+                self.programs(
+                    &ctx,
+                    players,
+                    &lists[1],
+                    false,
+                    pname,
+                    piece.drops.as_ref().map(|m| m.span()),
+                )?
+            };
+            programs.push(moves);
+            drop_programs.push(drops);
+        }
+        let mut tracks = vec![false; names.len()];
+        for (i, list) in refs.iter().enumerate() {
+            for r in list {
+                match r {
+                    MovedRef::Mover => tracks[i] = true,
+                    MovedRef::Piece(n) => {
+                        if let Some(j) = names.iter().position(|x| x == n) {
+                            tracks[j] = true;
+                        }
+                    }
+                    MovedRef::Any => tracks.iter_mut().for_each(|t| *t = true),
+                }
+            }
+        }
+        Some(CompiledPieces {
+            programs,
+            drop_programs,
+            tracks,
+            priorities,
+            once_flags,
+        })
+    }
+
+    /// One program per player for a piece's move (or drop) alternatives.
+    pub(super) fn programs(
+        &mut self,
+        ctx: &CompileContext,
+        players: &[Player],
+        entries: &[Parsed],
+        prologue_take: bool,
+        pname: &str,
+        span: Option<Range<usize>>,
+    ) -> Option<Vec<notation::Program>> {
+        let mut out = Vec::new();
+        for player in players {
+            let list: Vec<(MoveEntry, &Resolved, u16)> = entries
+                .iter()
+                .map(|(n, r, b, p)| {
+                    (
+                        MoveEntry {
+                            node: n,
+                            priority: *p,
+                        },
+                        r,
+                        *b,
+                    )
+                })
+                .collect();
+            match ProgramBuilder::new(ctx, &player.map).piece(&list, prologue_take) {
+                Ok(p) => out.push(p),
+                Err(e) => {
+                    self.error(
+                        format!("piece {pname}: {}", e.message),
+                        span,
+                        "in these moves",
+                    );
+                    return None;
+                }
+            }
+        }
+        Some(out)
+    }
+
+    pub(super) fn piece_ref(
+        &mut self,
+        pname: &str,
+        key: &str,
+        v: Option<&Spanned<String>>,
+        names: &[String],
+    ) -> Option<u16> {
+        let v = v?;
+        match names.iter().position(|x| x == v.get_ref()) {
+            Some(i) => Some(i as u16),
+            None => {
+                self.error(
+                    format!("pieces.{pname}.{key}: unknown piece '{}'", v.get_ref()),
+                    Some(v.span()),
+                    "here",
+                );
+                None
+            }
+        }
+    }
+
+    /// A piece's `count`, checked.
+    pub(super) fn piece_count(&mut self, pname: &str, p: &PieceSection) -> Option<(u16, u16)> {
+        let spec = p.count.as_ref()?;
+        let (low, high) = match spec.get_ref() {
+            CountSpec::Exactly(n) => (*n, *n),
+            CountSpec::Range([a, b]) => (*a, *b),
+        };
+        if low > high {
+            self.error(
+                format!("piece {pname}: count [{low}, {high}] has its fewest above its most"),
+                Some(spec.span()),
+                "here",
+            );
+            return None;
+        }
+        Some((low, high))
+    }
+
+    /// The zones a piece's `never_in` or `only_in` names.
+    pub(super) fn piece_zones(
+        &mut self,
+        pname: &str,
+        key: &str,
+        names: Option<&Spanned<Vec<String>>>,
+        zones: &Zones,
+    ) -> Vec<usize> {
+        let Some(names) = names else {
+            return Vec::new();
+        };
+        let mut out = Vec::new();
+        for name in names.get_ref() {
+            match zones.find(name) {
+                Some(z) => out.push(z),
+                None => self.error(
+                    format!("piece {pname}: {key} names zone '{name}', which is not in [zones]"),
+                    Some(names.span()),
+                    "here",
+                ),
+            }
+        }
+        out
+    }
+
+    pub(super) fn glyphs(&mut self, pname: &str, p: &PieceSection, players: usize) -> Vec<String> {
+        let symbol = p
+            .symbol
+            .as_ref()
+            .map(|s| s.get_ref().clone())
+            .or_else(|| p.letter.as_ref().map(|l| l.get_ref().clone()))
+            .unwrap_or_else(|| pname.chars().take(1).collect());
+        match p.glyphs.as_ref().map(|g| (g.get_ref(), g.span())) {
+            None => vec![symbol; players],
+            Some((Glyphs::One(g), _)) => vec![g.clone(); players],
+            Some((Glyphs::PerPlayer(list), _)) if list.len() == players => list.clone(),
+            Some((Glyphs::PerPlayer(list), span)) => {
+                self.error(
+                    format!(
+                        "pieces.{pname}.glyphs: {} glyphs for {players} players",
+                        list.len()
+                    ),
+                    Some(span),
+                    "one glyph, or one per player",
+                );
+                Vec::new()
+            }
+        }
+    }
+
+    pub(super) fn square_values(
+        &mut self,
+        pname: &str,
+        p: &PieceSection,
+        topo: &Topology,
+    ) -> Vec<i32> {
+        let Some(hints) = &p.squares else {
+            return Vec::new();
+        };
+        let mut values = vec![0; topo.len()];
+        for (name, v) in hints.get_ref() {
+            match topo.square(name) {
+                Some(sq) => values[sq.index()] = *v,
+                None => self.error(
+                    format!("pieces.{pname}.squares: unknown square '{name}'"),
+                    Some(hints.span()),
+                    "here",
+                ),
+            }
+        }
+        values
+    }
+
+    pub(super) fn promotion(
+        &mut self,
+        p: &PieceSection,
+        zones: &Zones,
+        names: &[String],
+    ) -> Option<Promotion> {
+        let promo = p.promote.as_ref()?;
+        let span = Some(promo.span());
+        let spec = promo.get_ref();
+        let Some(zone) = zones.find(&spec.zone) else {
+            self.error(
+                format!("promotion zone '{}' is not defined in [zones]", spec.zone),
+                span,
+                "here",
+            );
+            return None;
+        };
+        let mut to = Vec::new();
+        for t in &spec.to {
+            match names.iter().position(|n| n == t) {
+                Some(i) => to.push(i as u16),
+                None => self.error(
+                    format!("promotion to unknown piece '{t}'"),
+                    span.clone(),
+                    "here",
+                ),
+            }
+        }
+        if to.is_empty() {
+            self.error("a promotion needs at least one piece in 'to'", span, "here");
+            return None;
+        }
+        let forced_zone = match &spec.forced {
+            None => None,
+            Some(name) => match zones.find(name) {
+                Some(z) => Some(z),
+                None => {
+                    self.error(
+                        format!("forced-promotion zone '{name}' is not defined in [zones]"),
+                        span.clone(),
+                        "here",
+                    );
+                    None
+                }
+            },
+        };
+        let also_zone = match &spec.also {
+            None => None,
+            Some(name) => match zones.find(name) {
+                Some(z) => Some(z),
+                None => {
+                    self.error(
+                        format!("promotion zone '{name}' (also) is not defined in [zones]"),
+                        span,
+                        "here",
+                    );
+                    None
+                }
+            },
+        };
+        Some(Promotion {
+            zone,
+            to,
+            optional: spec.optional,
+            from_zone: spec.from_zone,
+            immediate: spec.immediate,
+            forced_zone,
+            captured_only: spec.captured_only,
+            setup_counts: Vec::new(),
+            entering_or_capturing: spec.entering_or_capturing,
+            also_zone,
+        })
+    }
+
+    /// `[board] piece_numbers`: 1 (no numbers) unless given.
+    pub(super) fn piece_numbers(
+        &mut self,
+        board: &BoardSection,
+        kind: BoardKind,
+        players: usize,
+        types: usize,
+    ) -> usize {
+        let Some(n) = &board.piece_numbers else {
+            return 1;
+        };
+        let numbers = *n.get_ref() as usize + 1;
+        if kind != BoardKind::Default {
+            self.error(
+                "board.piece_numbers is for default boards (one piece per square)",
+                Some(n.span()),
+                "here",
+            );
+        } else if !CellTable::fits(players, types, numbers) {
+            self.error(
+                format!(
+                    "board.piece_numbers: {players} players x {types} piece types x numbers up to {} is too many combinations",
+                    numbers - 1
+                ),
+                Some(n.span()),
+                "here",
+            );
+        }
+        numbers
+    }
+
+    /// `[pieces.X] parts`: per player, the numbered parts of the piece.
+    pub(super) fn parts(
+        &mut self,
+        spec: &FileSpec,
+        player_names: &[String],
+        pieces: &mut [PieceType],
+        numbers: usize,
+    ) {
+        let letters: Vec<char> = pieces.iter().map(|p| p.letter).collect();
+        for (i, (pname, p)) in spec.pieces.iter().enumerate() {
+            if p.parts.is_empty() {
+                continue;
+            }
+            let mut per_player = vec![Vec::new(); player_names.len()];
+            for (player, list) in &p.parts {
+                let Some(owner) = player_names.iter().position(|n| n == player) else {
+                    self.error(
+                        format!("pieces.{pname}.parts: no player '{player}'"),
+                        Some(list.span()),
+                        "here",
+                    );
+                    continue;
+                };
+                match parse_parts(list.get_ref(), &letters, numbers) {
+                    Ok(parts) => per_player[owner] = parts,
+                    Err(message) => {
+                        self.error(
+                            format!("pieces.{pname}.parts: {message}"),
+                            Some(list.span()),
+                            "here",
+                        );
+                    }
+                }
+            }
+            pieces[i].parts = per_player;
+        }
+    }
+}
+/// `"S36 S25 T16"` into parts; the piece's number is a bit set of them, so
+/// `numbers` bounds how many there may be.
+pub(super) fn parse_parts(
+    text: &str,
+    letters: &[char],
+    numbers: usize,
+) -> Result<Vec<Part>, String> {
+    if numbers <= 1 {
+        return Err("parts need numbered pieces ([board] piece_numbers)".into());
+    }
+    let mut parts = Vec::new();
+    for token in text.split_whitespace() {
+        let mut chars = token.chars();
+        let letter = chars.next().unwrap_or(' ');
+        let piece = letters
+            .iter()
+            .position(|l| *l == letter)
+            .ok_or_else(|| format!("'{token}': no piece with letter '{letter}'"))?;
+        let number: u16 = chars
+            .as_str()
+            .parse()
+            .map_err(|_| format!("'{token}': expected a letter and a number, as in S36"))?;
+        if number as usize >= numbers {
+            return Err(format!("'{token}': numbers go up to {}", numbers - 1));
+        }
+        parts.push(Part {
+            piece: piece as u16,
+            number,
+        });
+    }
+    if parts.is_empty() || 1usize << parts.len() > numbers {
+        return Err(format!(
+            "1 to {} parts (a piece's number holds one bit per part)",
+            numbers.ilog2()
+        ));
+    }
+    Ok(parts)
+}

@@ -1,0 +1,248 @@
+//! The `[handlers]`, `[rules]`, `[fen]` and `[display]` sections: extension
+//! handlers and the end rule, game-level rules and goals, position-string
+//! settings, and how front ends draw the game.
+
+use super::spec::*;
+use super::*;
+
+impl Loader<'_> {
+    pub(super) fn handlers(
+        &mut self,
+        spec: &FileSpec,
+        registry: &HandlerRegistry,
+    ) -> [Option<Arc<dyn Handler>>; 10] {
+        let mut out: [Option<Arc<dyn Handler>>; 10] = Default::default();
+        for (k, name) in &spec.handlers {
+            if k == "end" {
+                continue;
+            }
+            let slot = match k.parse::<usize>() {
+                Ok(n @ 1..=9) => n,
+                _ => {
+                    self.error(
+                        format!(
+                            "handlers.{k}: handler numbers are 1 to 9 (or 'end' for an end rule)"
+                        ),
+                        Some(name.span()),
+                        "here",
+                    );
+                    continue;
+                }
+            };
+            match registry.get(name.get_ref()) {
+                Some(h) => out[slot] = Some(h),
+                None => {
+                    let known: Vec<&str> = registry.names().collect();
+                    self.error(
+                        format!(
+                            "unknown handler '{}'; registered handlers: {}",
+                            name.get_ref(),
+                            known.join(", ")
+                        ),
+                        Some(name.span()),
+                        "this handler",
+                    );
+                }
+            }
+        }
+        out
+    }
+
+    /// The end rule named by `[handlers] end = "…"`.
+    pub(super) fn end_rule(
+        &mut self,
+        spec: &FileSpec,
+        registry: &HandlerRegistry,
+    ) -> Option<Arc<dyn EndRule>> {
+        let name = spec.handlers.get("end")?;
+        let rule = match registry.end_rule(name.get_ref()) {
+            Err(message) => {
+                self.error(
+                    format!("end rule '{}': {message}", name.get_ref()),
+                    Some(name.span()),
+                    "this end rule",
+                );
+                return None;
+            }
+            Ok(rule) => rule,
+        };
+        if rule.is_none() {
+            let known: Vec<&str> = registry.end_rule_names().collect();
+            self.error(
+                format!(
+                    "unknown end rule '{}'; registered end rules: {}",
+                    name.get_ref(),
+                    known.join(", ")
+                ),
+                Some(name.span()),
+                "this end rule",
+            );
+        }
+        rule
+    }
+
+    pub(super) fn rules(&mut self, r: &RulesSection, names: &[String]) -> Rules {
+        let mut goals = Goals::default();
+        for g in &r.goals {
+            if let Err(e) = parse_goal(&mut goals, g.get_ref()) {
+                self.error(format!("rules.goals: {e}"), Some(g.span()), "this goal");
+            }
+        }
+        let maximum_capture = match r
+            .maximum_capture
+            .as_ref()
+            .map(|m| (m.get_ref().as_str(), m.span()))
+        {
+            None => None,
+            Some(("pieces", _)) => Some(MaximumCapture::Pieces),
+            Some(("value", _)) => Some(MaximumCapture::Value),
+            Some((other, span)) => {
+                self.error(
+                    format!("rules.maximum_capture: '{other}' is not \"pieces\" or \"value\""),
+                    Some(span),
+                    "here",
+                );
+                None
+            }
+        };
+        Rules {
+            royal_safety: r.royal_safety,
+            capture_priority: r.capture_priority,
+            maximum_capture,
+            deferred_captures: r.deferred_captures,
+            move_any_piece: r.move_any_piece,
+            captures_to_hand: r.captures_to_hand,
+            capture_to_bottom: r.capture_to_bottom,
+            no_drop_mate: r
+                .no_drop_mate
+                .iter()
+                .filter_map(|n| match names.iter().position(|x| x == n.get_ref()) {
+                    Some(i) => Some(i as u16),
+                    None => {
+                        self.error(
+                            format!("rules.no_drop_mate: unknown piece '{}'", n.get_ref()),
+                            Some(n.span()),
+                            "here",
+                        );
+                        None
+                    }
+                })
+                .collect(),
+            goals,
+        }
+    }
+
+    pub(super) fn fen_config(
+        &mut self,
+        f: &FenSection,
+        topo: &Topology,
+        names: &[String],
+    ) -> FenConfig {
+        let mut cfg = FenConfig::default();
+        for (letter, squares) in &f.castling {
+            let Some(c) = single_char(letter) else {
+                self.error(
+                    format!("fen.castling: '{letter}' is not one letter"),
+                    Some(squares.span()),
+                    "here",
+                );
+                continue;
+            };
+            let found: Vec<Option<Square>> = squares
+                .get_ref()
+                .split_whitespace()
+                .map(|s| topo.square(s))
+                .collect();
+            match found.as_slice() {
+                [Some(k), Some(r)] => cfg.castling.push((c, *k, *r)),
+                _ => self.error(
+                    format!("fen.castling.{letter}: give the king's and the rook's squares, e.g. \"e1 h1\""),
+                    Some(squares.span()),
+                    "here",
+                ),
+            }
+        }
+        if let Some(format) = &f.format {
+            match format.get_ref().as_str() {
+                "fen" => {}
+                "sfen" => cfg.format = PositionFormat::Sfen,
+                "pdn" => {
+                    let mut piece = |key: &str, v: &Option<Spanned<String>>| -> u16 {
+                        match v {
+                            Some(n) => match names.iter().position(|x| x == n.get_ref()) {
+                                Some(i) => i as u16,
+                                None => {
+                                    self.error(
+                                        format!("fen.{key}: unknown piece '{}'", n.get_ref()),
+                                        Some(n.span()),
+                                        "here",
+                                    );
+                                    0
+                                }
+                            },
+                            None => {
+                                self.error(
+                                    format!("fen.format = \"pdn\" needs fen.{key}"),
+                                    Some(format.span()),
+                                    "here",
+                                );
+                                0
+                            }
+                        }
+                    };
+                    let man = piece("man", &f.man);
+                    let king = piece("king", &f.king);
+                    cfg.format = PositionFormat::Pdn { man, king };
+                }
+                other => self.error(
+                    format!(
+                        "fen.format: unknown format '{other}': use \"fen\", \"pdn\" or \"sfen\""
+                    ),
+                    Some(format.span()),
+                    "here",
+                ),
+            }
+        }
+        if let Some(ep) = &f.en_passant {
+            match names.iter().position(|n| n == ep.get_ref()) {
+                Some(i) => cfg.en_passant = Some(i as u16),
+                None => self.error(
+                    format!("fen.en_passant: unknown piece '{}'", ep.get_ref()),
+                    Some(ep.span()),
+                    "here",
+                ),
+            }
+        }
+        cfg
+    }
+
+    pub(super) fn display(
+        &mut self,
+        section: &Option<Spanned<DisplaySection>>,
+        topo: &Topology,
+        players: usize,
+    ) -> Option<Display> {
+        let empty = DisplaySection::default();
+        let s = section.as_ref().map_or(&empty, |s| s.get_ref());
+        let spec = DisplaySpec {
+            style: s.style.clone(),
+            pieces: s.pieces.clone(),
+            checkered: s.checkered,
+            lines: s.lines.clone(),
+            segments: s.segments.clone(),
+            colours: s.colours.clone(),
+            show_removed: s.show_removed,
+        };
+        match Display::build(&spec, topo, players) {
+            Ok(d) => Some(d),
+            Err(message) => {
+                self.error(
+                    message,
+                    section.as_ref().map(|s| s.span()),
+                    "in this section",
+                );
+                None
+            }
+        }
+    }
+}

@@ -1,0 +1,277 @@
+//! A game file's sections as read from TOML, before any checking: the
+//! names and spans the loader reports problems against.
+
+use super::*;
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct FileSpec {
+    pub(super) game: GameSection,
+    pub(super) board: BoardSection,
+    #[serde(default)]
+    pub(super) players: IndexMap<String, PlayerSection>,
+    #[serde(default)]
+    pub(super) zones: IndexMap<String, IndexMap<String, Spanned<String>>>,
+    pub(super) pieces: IndexMap<String, PieceSection>,
+    pub(super) setup: SetupSection,
+    #[serde(default)]
+    pub(super) rules: RulesSection,
+    #[serde(default)]
+    pub(super) fen: FenSection,
+    #[serde(default)]
+    pub(super) handlers: BTreeMap<String, Spanned<String>>,
+    /// Variants: tables laid over the rest of the file (see
+    /// [`apply_variant`]); only their names and descriptions are read here.
+    #[serde(default)]
+    pub(super) variants: IndexMap<String, toml::Table>,
+    pub(super) display: Option<Spanned<DisplaySection>>,
+}
+
+/// `[display]`: how front ends draw the game (see [`super::display`]).
+#[derive(Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+pub(super) struct DisplaySection {
+    pub(super) style: Option<String>,
+    pub(super) pieces: Option<String>,
+    pub(super) checkered: Option<bool>,
+    pub(super) lines: Option<String>,
+    pub(super) segments: Option<String>,
+    pub(super) colours: Option<Vec<String>>,
+    pub(super) show_removed: Option<bool>,
+}
+
+/// A piece's `glyphs`: one for every player, or one per player.
+#[derive(Deserialize)]
+#[serde(untagged)]
+pub(super) enum Glyphs {
+    One(String),
+    PerPlayer(Vec<String>),
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct GameSection {
+    pub(super) name: Option<String>,
+    pub(super) title: Option<String>,
+    #[serde(default)]
+    pub(super) description: String,
+    pub(super) players: Spanned<Vec<String>>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct BoardSection {
+    pub(super) kind: Option<Spanned<String>>,
+    pub(super) grid: Spanned<String>,
+    pub(super) directions: Option<Spanned<IndexMap<String, Spanned<DirValue>>>>,
+    pub(super) remove: Option<Spanned<String>>,
+    #[serde(default)]
+    pub(super) sets: IndexMap<String, Spanned<String>>,
+    pub(super) checkered: Option<Spanned<String>>,
+    pub(super) names: Option<Spanned<String>>,
+    /// Stack boards: the most pieces one square can hold.
+    pub(super) stack_height: Option<Spanned<u16>>,
+    /// Pieces carry a number below this (Rithmomachia).
+    pub(super) piece_numbers: Option<Spanned<u16>>,
+}
+
+#[derive(Deserialize)]
+#[serde(untagged)]
+pub(super) enum DirValue {
+    Vector(Vec<i32>),
+    Chains(String),
+}
+
+#[derive(Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+pub(super) struct PlayerSection {
+    pub(super) letter: Option<Spanned<String>>,
+    pub(super) map: Option<Spanned<String>>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct PieceSection {
+    pub(super) letter: Option<Spanned<String>>,
+    #[serde(default)]
+    pub(super) value: i32,
+    #[serde(default)]
+    pub(super) royal: bool,
+    #[serde(default)]
+    pub(super) resets_clock: bool,
+    #[serde(default)]
+    pub(super) description: String,
+    pub(super) moves: Option<Spanned<ExprList>>,
+    /// Moves in Betza's notation, translated and put before `moves`.
+    pub(super) betza: Option<Spanned<String>>,
+    /// How the piece is dropped from a hand.
+    pub(super) drops: Option<Spanned<ExprList>>,
+    pub(super) promote: Option<Spanned<PromoteSection>>,
+    /// How the piece is written in position strings (default: its letter).
+    pub(super) symbol: Option<Spanned<String>>,
+    /// The piece it becomes when captured into a hand.
+    pub(super) demotes_to: Option<Spanned<String>>,
+    /// Piece-square hints for the AI: square name to bonus.
+    pub(super) squares: Option<Spanned<IndexMap<String, i32>>>,
+    /// What the page draws for the piece.
+    pub(super) glyphs: Option<Spanned<Glyphs>>,
+    /// The page draws the glyph upside down (Ultima's Immobilizer).
+    #[serde(default)]
+    pub(super) upside_down: bool,
+    /// Per player name: the parts it is made of, as `"S36 S25 T16"`.
+    #[serde(default)]
+    pub(super) parts: IndexMap<String, Spanned<String>>,
+    /// How many each player has on the board in every position: a number,
+    /// or `[fewest, most]`.
+    pub(super) count: Option<Spanned<CountSpec>>,
+    /// Zones where the piece never stands.
+    #[serde(default)]
+    pub(super) never_in: Option<Spanned<Vec<String>>>,
+    /// The zone the piece never leaves.
+    pub(super) only_in: Option<Spanned<String>>,
+}
+
+/// `count = 1` or `count = [0, 8]`.
+#[derive(Deserialize)]
+#[serde(untagged)]
+pub(super) enum CountSpec {
+    Exactly(u16),
+    Range([u16; 2]),
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct PromoteSection {
+    pub(super) zone: String,
+    pub(super) to: Vec<String>,
+    #[serde(default)]
+    pub(super) optional: bool,
+    #[serde(default)]
+    pub(super) from_zone: bool,
+    #[serde(default)]
+    pub(super) immediate: bool,
+    pub(super) forced: Option<String>,
+    #[serde(default)]
+    pub(super) captured_only: bool,
+    #[serde(default)]
+    pub(super) entering_or_capturing: bool,
+    pub(super) also: Option<String>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct SetupSection {
+    pub(super) fen: Spanned<String>,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+pub(super) struct RulesSection {
+    #[serde(default)]
+    pub(super) royal_safety: bool,
+    #[serde(default)]
+    pub(super) capture_priority: bool,
+    pub(super) maximum_capture: Option<Spanned<String>>,
+    #[serde(default)]
+    pub(super) deferred_captures: bool,
+    #[serde(default)]
+    pub(super) move_any_piece: bool,
+    #[serde(default)]
+    pub(super) captures_to_hand: bool,
+    #[serde(default)]
+    pub(super) capture_to_bottom: bool,
+    #[serde(default)]
+    pub(super) no_drop_mate: Vec<Spanned<String>>,
+    #[serde(default)]
+    pub(super) goals: Vec<Spanned<String>>,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+pub(super) struct FenSection {
+    pub(super) format: Option<Spanned<String>>,
+    pub(super) man: Option<Spanned<String>>,
+    pub(super) king: Option<Spanned<String>>,
+    #[serde(default)]
+    pub(super) castling: IndexMap<String, Spanned<String>>,
+    pub(super) en_passant: Option<Spanned<String>>,
+}
+
+/// A piece's `moves`: one expression, or a list of expressions and
+/// `{ expr = "...", priority = n }` tables.
+pub(super) struct ExprList(pub(super) Vec<ExprItem>);
+
+pub(super) struct ExprItem {
+    pub(super) text: String,
+    pub(super) span: Option<Range<usize>>,
+    pub(super) priority: u8,
+}
+
+impl<'de> Deserialize<'de> for ExprList {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = ExprList;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("a move expression or a list of move expressions")
+            }
+            fn visit_str<E: de::Error>(self, s: &str) -> Result<ExprList, E> {
+                Ok(ExprList(vec![ExprItem {
+                    text: s.to_string(),
+                    span: None,
+                    priority: 0,
+                }]))
+            }
+            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<ExprList, A::Error> {
+                let mut items = Vec::new();
+                while let Some(item) = seq.next_element::<Spanned<ExprItem>>()? {
+                    let span = item.span();
+                    let mut item = item.into_inner();
+                    item.span.get_or_insert(span);
+                    items.push(item);
+                }
+                Ok(ExprList(items))
+            }
+        }
+        d.deserialize_any(V)
+    }
+}
+
+impl<'de> Deserialize<'de> for ExprItem {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = ExprItem;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("a move expression or a table { expr = \"...\", priority = n }")
+            }
+            fn visit_str<E: de::Error>(self, s: &str) -> Result<ExprItem, E> {
+                Ok(ExprItem {
+                    text: s.to_string(),
+                    span: None,
+                    priority: 0,
+                })
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<ExprItem, A::Error> {
+                let mut text: Option<Spanned<String>> = None;
+                let mut priority = 0u8;
+                while let Some(key) = map.next_key::<String>()? {
+                    match key.as_str() {
+                        "expr" => text = Some(map.next_value()?),
+                        "priority" => priority = map.next_value()?,
+                        other => {
+                            return Err(de::Error::unknown_field(other, &["expr", "priority"]));
+                        }
+                    }
+                }
+                let text = text.ok_or_else(|| de::Error::missing_field("expr"))?;
+                Ok(ExprItem {
+                    span: Some(text.span()),
+                    text: text.into_inner(),
+                    priority,
+                })
+            }
+        }
+        d.deserialize_any(V)
+    }
+}

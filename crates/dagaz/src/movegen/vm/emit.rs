@@ -1,0 +1,477 @@
+//! A finished path becomes a move: its net changes read from the undo
+//! log, promotions expanded, captures sent to hand, and the move
+//! deduplicated against the moves already found.
+
+use super::*;
+
+impl Vm {
+    /// Emits the move that lifts the moving piece from `from` and drops it
+    /// on `to` (what `record` would find for such a path).
+    pub(super) fn emit_simple(
+        &mut self,
+        env: &Env,
+        cells: &[Cell],
+        from: Square,
+        to: Square,
+        priority: u8,
+        out: &mut MoveList,
+    ) {
+        let game = env.game;
+        if self.simple.hand != self.hand {
+            self.prepare_simple(game);
+        }
+        let old = cells[to.index()];
+        let promotes = self.simple.promotes
+            && game.pieces[self.mover_piece as usize]
+                .promotion
+                .as_ref()
+                .is_some_and(|p| {
+                    // May promote: the general way decides exactly.
+                    let from_counts = p.from_zone || p.entering_or_capturing;
+                    game.zones.contains(p.zone, env.player, to)
+                        || (from_counts && game.zones.contains(p.zone, env.player, from))
+                        || p.also_zone
+                            .is_some_and(|z| game.zones.contains(z, env.player, to))
+                });
+        let to_hand = game.rules.captures_to_hand && self.is_enemy(env, old);
+        if from == to || promotes || to_hand {
+            // Rare cases go the general way.
+            self.net.clear();
+            let dropped = self.dropped(env, self.hand, to);
+            if from == to {
+                if dropped != self.hand {
+                    self.net.push(Change {
+                        slot: from.0,
+                        old: self.hand,
+                        new: dropped,
+                    });
+                }
+            } else {
+                let lift = Change {
+                    slot: from.0,
+                    old: self.hand,
+                    new: Cell::EMPTY,
+                };
+                let land = Change {
+                    slot: to.0,
+                    old,
+                    new: dropped,
+                };
+                let pair = if from < to {
+                    [lift, land]
+                } else {
+                    [land, lift]
+                };
+                self.net.extend_from_slice(&pair);
+            }
+            let captured = u16::from(self.is_enemy(env, old) && from != to);
+            self.finish_move(
+                env,
+                cells,
+                Some(from),
+                Some(to),
+                priority,
+                Some(captured),
+                out,
+            );
+            return;
+        }
+        let lift = Change {
+            slot: from.0,
+            old: self.hand,
+            new: Cell::EMPTY,
+        };
+        let land = Change {
+            slot: to.0,
+            old,
+            new: self.simple.dropped,
+        };
+        let pair = if from < to {
+            [lift, land]
+        } else {
+            [land, lift]
+        };
+        let mut header = MoveHeader::new(self.mover_piece, Some(from), Some(to), priority);
+        header.player = env.player as u8;
+        header.captures = u16::from(self.is_enemy(env, old));
+        header.hash_delta = self.simple.lift_key
+            ^ game.key(to.index(), old)
+            ^ game.key(to.index(), self.simple.dropped);
+        if !self.unique
+            && let Some(i) = self.duplicate(header.hash_delta, header.from(), &pair, out)
+        {
+            let h = out.header_mut(i);
+            h.priority = h.priority.max(header.priority);
+            return;
+        }
+        out.push(header, &pair, &[]);
+    }
+
+    /// Caches what [`Vm::emit_simple`] needs to know about the piece in the
+    /// hand.
+    pub(super) fn prepare_simple(&mut self, game: &Game) {
+        let info = game.cells.info(self.hand);
+        let piece = game.pieces.get(info.piece as usize);
+        self.simple = Simple {
+            hand: self.hand,
+            dropped: if piece.is_some_and(|p| p.tracks_moved) {
+                game.cells.with_moved(self.hand, true)
+            } else {
+                self.hand
+            },
+            promotes: piece.is_some_and(|p| p.promotion.is_some()),
+            lift_key: game.key(self.from as usize, self.hand),
+        };
+    }
+
+    /// Attack mode: did this path remove or replace the piece on `target`?
+    pub(super) fn captured(&self, env: &Env, cells: &[Cell], target: Square) -> bool {
+        let now = cells[target.index()];
+        let _ = env;
+        self.log.iter().any(|u| match u {
+            Undo::Cell(slot, old) => *slot == target.0 && !old.is_empty() && *old != now,
+            _ => false,
+        })
+    }
+
+    /// Turns the current successful path into a move (or several, when the
+    /// piece may promote) and appends it unless an identical move exists.
+    pub(super) fn record(&mut self, env: &Env, cells: &[Cell], priority: u8, out: &mut MoveList) {
+        self.net.clear();
+        for u in &self.log {
+            if let Undo::Cell(slot, old) = *u
+                && !self.net.iter().any(|c| c.slot == slot)
+            {
+                self.net.push(Change {
+                    slot,
+                    old,
+                    new: Cell::EMPTY,
+                });
+            }
+        }
+        for c in self.net.iter_mut() {
+            let now = cells[c.slot as usize];
+            c.new = if now.is_marked() { Cell::EMPTY } else { now };
+        }
+        self.net.retain(|c| c.old != c.new);
+        self.net.sort_unstable_by_key(|c| c.slot);
+        self.path_key = if self.distinct_paths {
+            self.capture_order(env, cells)
+        } else {
+            0
+        };
+        let from = (self.from != NONE).then_some(Square(self.from));
+        // A sowing move is named by its pit alone.
+        let to = (self.mover_drop != NONE && !self.heap).then_some(Square(self.mover_drop));
+        self.finish_move(env, cells, from, to, priority, None, out);
+        self.path_key = 0;
+    }
+
+    /// A key of the order in which the path captured enemy pieces (and of its
+    /// landing squares, with `distinct_landings`), for
+    /// telling paths with the same effect apart (`distinct_paths`).
+    pub(super) fn capture_order(&self, env: &Env, cells: &[Cell]) -> u64 {
+        let mut key = 0xcbf2_9ce4_8422_2325u64;
+        for u in &self.log {
+            if let Undo::Cell(slot, old) = *u
+                && (slot as usize) < env.game.topology.len()
+                && !old.is_empty()
+                && !old.is_marked()
+                && env.game.cells.info(old).owner as usize != env.player
+                && cells[slot as usize] != old
+            {
+                key = (key ^ slot as u64).wrapping_mul(0x100_0000_01b3);
+            }
+        }
+        // The squares where the parts ended (a Lion's midpoint).
+        for sq in self.landings.iter().filter(|_| self.distinct_landings) {
+            key = (key ^ (0x1_0000 | sq.0 as u64)).wrapping_mul(0x100_0000_01b3);
+        }
+        key
+    }
+
+    /// Puts the enemy pieces the move captures into the mover's hand, as
+    /// their base pieces: adds the hand changes to `self.net`.
+    pub(super) fn captured_to_hand(&mut self, env: &Env, cells: &[Cell]) {
+        let game = env.game;
+        let squares = game.topology.len();
+        let mut gained: Vec<u16> = Vec::new();
+        for c in &self.net {
+            if (c.slot as usize) < squares && !c.old.is_empty() {
+                let o = game.cells.info(c.old);
+                if o.owner as usize != env.player
+                    && game.cells.info(c.new) != o
+                    && o.piece != NO_PIECE
+                {
+                    let base = game.pieces[o.piece as usize].demotes_to.unwrap_or(o.piece);
+                    gained.push(base);
+                }
+            }
+        }
+        for base in gained {
+            let slot = game.hand_slot(env.player, base) as u16;
+            match self.net.iter_mut().find(|c| c.slot == slot) {
+                Some(c) => c.new = Cell(c.new.0 + 1),
+                None => {
+                    let old = cells[slot as usize];
+                    self.net.push(Change {
+                        slot,
+                        old,
+                        new: Cell(old.0 + 1),
+                    });
+                }
+            }
+        }
+        self.net.retain(|c| c.old != c.new);
+        self.net.sort_unstable_by_key(|c| c.slot);
+    }
+
+    /// Enemy pieces removed or replaced by the changes in `self.net`.
+    pub(super) fn count_captures(&self, env: &Env) -> u16 {
+        if self.stack {
+            return self.taken;
+        }
+        let game = env.game;
+        let squares = game.topology.len();
+        let mut captures = 0u16;
+        for c in &self.net {
+            if (c.slot as usize) < squares && !c.old.is_empty() {
+                let o = game.cells.info(c.old);
+                if o.owner as usize != env.player && game.cells.info(c.new) != o {
+                    captures += 1;
+                }
+            }
+        }
+        captures
+    }
+
+    /// The move whose changes are in `self.net`: counts captures, expands
+    /// promotions, and emits it.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn finish_move(
+        &mut self,
+        env: &Env,
+        cells: &[Cell],
+        from: Option<Square>,
+        to: Option<Square>,
+        priority: u8,
+        captures: Option<u16>,
+        out: &mut MoveList,
+    ) {
+        let game = env.game;
+        let captures = captures.unwrap_or_else(|| self.count_captures(env));
+        if game.rules.captures_to_hand && captures > 0 {
+            self.captured_to_hand(env, cells);
+        }
+        let mut header = MoveHeader::new(self.mover_piece, from, to, priority);
+        header.player = env.player as u8;
+        header.again = self.again;
+        header.captures = captures;
+        header.path_key = self.path_key;
+
+        let promotion = game
+            .pieces
+            .get(self.mover_piece as usize)
+            .and_then(|p| p.promotion.as_ref());
+        // A piece dropped from a hand does not promote.
+        if let (Some(promo), Some(to_sq), Some(_)) = (promotion, to, from)
+            && !promo.immediate
+        {
+            let in_zone = |sq: Square| game.zones.contains(promo.zone, env.player, sq);
+            let from_in = from.is_some_and(in_zone);
+            let enters = if promo.entering_or_capturing {
+                (in_zone(to_sq) && !from_in)
+                    || (captures > 0 && (in_zone(to_sq) || from_in))
+                    || promo
+                        .also_zone
+                        .is_some_and(|z| game.zones.contains(z, env.player, to_sq))
+            } else {
+                in_zone(to_sq) || (promo.from_zone && from_in)
+            };
+            if enters {
+                let forced = promo
+                    .forced_zone
+                    .is_some_and(|z| game.zones.contains(z, env.player, to_sq));
+                if promo.optional && !forced {
+                    self.emit(game, header, out);
+                }
+                let Some(at) = self.net.iter().position(|c| c.slot == to_sq.0) else {
+                    return;
+                };
+                let original = self.net[at].new;
+                for &target in &promo.to {
+                    if promo.captured_only && !lost_one(game, cells, promo, env.player, target) {
+                        continue;
+                    }
+                    let moved = game.pieces[target as usize].tracks_moved;
+                    self.net[at].new = game.cells.piece(target, env.player, moved);
+                    let mut h = header;
+                    h.promotion = target;
+                    self.emit(game, h, out);
+                }
+                self.net[at].new = original;
+                return;
+            }
+        }
+        self.emit(game, header, out);
+    }
+
+    pub(super) fn emit(&mut self, game: &Game, mut header: MoveHeader, out: &mut MoveList) {
+        let mut delta = 0u64;
+        for c in &self.net {
+            delta ^= game.key(c.slot as usize, c.old) ^ game.key(c.slot as usize, c.new);
+        }
+        header.hash_delta = delta;
+        if self.unique {
+            out.push(header, &self.net, &self.landings);
+            return;
+        }
+        let net = std::mem::take(&mut self.net);
+        let dup = self.duplicate(delta, header.from(), &net, out);
+        self.net = net;
+        if let Some(i) = dup {
+            // The same move from another alternative: keep the higher priority.
+            let h = out.header_mut(i);
+            h.priority = h.priority.max(header.priority);
+            return;
+        }
+        out.push(header, &self.net, &self.landings);
+    }
+
+    /// An identical move generated before. A move that takes its piece off
+    /// its start square can only equal moves of the same piece, which are
+    /// the ones of this run; others (the piece comes back) are looked up in
+    /// the whole generation.
+    pub(super) fn duplicate(
+        &mut self,
+        delta: u64,
+        from: Option<Square>,
+        changes: &[Change],
+        out: &MoveList,
+    ) -> Option<usize> {
+        let lifts = from.is_some_and(|f| changes.iter().any(|c| c.slot == f.0 && c.new.is_empty()));
+        let same = |i: usize| {
+            let m = out.get(i);
+            m.header.hash_delta == delta
+                && m.changes == changes
+                && (!self.distinct_paths || m.header.path_key == self.path_key)
+        };
+        if lifts {
+            return (self.run_start..out.len()).find(|&i| same(i));
+        }
+        if self.distinct_paths {
+            return (0..out.len()).find(|&i| same(i));
+        }
+        let found = self.dedup.seen(delta, changes, out);
+        if found.is_none() {
+            self.dedup.insert(delta, out.len() as u32);
+        }
+        found
+    }
+}
+
+/// What [`Vm::emit_simple`] needs about the piece in the hand.
+#[derive(Clone, Copy, Default)]
+pub(super) struct Simple {
+    /// The hand these facts are about.
+    pub(super) hand: Cell,
+    /// The piece as it is dropped (with its has-moved flag set if kept).
+    dropped: Cell,
+    promotes: bool,
+    /// Key of the piece on its start square.
+    lift_key: u64,
+}
+
+/// Remembers the moves generated so far by their hash delta, so a second
+/// path with the same net effect is not recorded twice. Entries of earlier
+/// generations are told apart by a stamp, so clearing is free.
+#[derive(Default)]
+pub(super) struct Dedup {
+    /// Open addressing: (delta, move index, stamp).
+    table: Vec<(u64, u32, u32)>,
+    stamp: u32,
+    used: usize,
+}
+
+impl Dedup {
+    pub(super) fn clear(&mut self) {
+        self.stamp = self.stamp.wrapping_add(1);
+        if self.stamp == 0 {
+            self.table.iter_mut().for_each(|e| e.2 = 0);
+            self.stamp = 1;
+        }
+        self.used = 0;
+    }
+
+    /// The index of an identical move already generated.
+    fn seen(&self, delta: u64, net: &[Change], out: &MoveList) -> Option<usize> {
+        if self.table.is_empty() {
+            return None;
+        }
+        let mask = self.table.len() - 1;
+        let mut i = (delta as usize) & mask;
+        loop {
+            let (k, v, stamp) = self.table[i];
+            if stamp != self.stamp {
+                return None;
+            }
+            if k == delta && (v as usize) < out.len() && out.get(v as usize).changes == net {
+                return Some(v as usize);
+            }
+            i = (i + 1) & mask;
+        }
+    }
+
+    fn insert(&mut self, delta: u64, index: u32) {
+        if (self.used + 1) * 2 > self.table.len() {
+            self.grow();
+        }
+        let mask = self.table.len() - 1;
+        let mut i = (delta as usize) & mask;
+        while self.table[i].2 == self.stamp {
+            i = (i + 1) & mask;
+        }
+        self.table[i] = (delta, index, self.stamp);
+        self.used += 1;
+    }
+
+    fn grow(&mut self) {
+        let old = std::mem::take(&mut self.table);
+        let stamp = self.stamp.max(1);
+        self.table = vec![(0, 0, 0); (old.len() * 2).max(128)];
+        self.stamp = stamp;
+        self.used = 0;
+        for (k, v, s) in old {
+            if s == stamp {
+                self.insert(k, v);
+            }
+        }
+    }
+}
+
+/// Whether `player` has fewer pieces of type `target` on the board than
+/// the setup had (a `captured_only` promotion may then choose it).
+fn lost_one(
+    game: &Game,
+    cells: &[Cell],
+    promo: &crate::game::Promotion,
+    player: usize,
+    target: u16,
+) -> bool {
+    let had = promo
+        .setup_counts
+        .get(player)
+        .and_then(|row| row.get(target as usize))
+        .copied()
+        .unwrap_or(0);
+    let now = game
+        .topology
+        .squares()
+        .filter(|sq| {
+            let c = cells[sq.index()];
+            let info = game.cells.info(c);
+            !c.is_empty() && info.piece == target && info.owner as usize == player
+        })
+        .count();
+    now < had as usize
+}

@@ -1,0 +1,677 @@
+//! The program interpreter: a backtracking stack machine that explores every
+//! path through a piece's program and records each successful path as a
+//! move (`notation.md` §1).
+//!
+//! The interpreter changes the board in place while it explores and keeps
+//! an undo log; a choice point remembers the log length, and backtracking
+//! rolls the log back. Nothing is allocated per path: all buffers live in
+//! the [`Vm`] and are reused.
+//!
+//! - this module: the machine, its run loop, choice points and the undo log;
+//! - [`checks`]: the bracket tests (`[p]`, `[e]`, `[a]`, `[l]`, …);
+//! - [`effects`]: taking, dropping and capturing on each kind of board, and
+//!   calls to extension handlers;
+//! - [`emit`]: turning a finished path into a move (promotions, captures to
+//!   hand, deduplication).
+
+mod checks;
+mod effects;
+mod emit;
+
+use super::attack;
+use crate::board::{Dir, Square};
+use crate::game::Game;
+use crate::game::extension::{Branch, HandlerContext};
+use crate::notation::{Op, Program, Test, WALK_HAND, WALK_MOVED, WALK_NOT_MOVED, WALK_TESTS};
+use crate::position::{Cell, Change, NO_PIECE, Ply};
+use crate::position::{MoveHeader, MoveList};
+use emit::{Dedup, Simple};
+
+const NONE: u16 = u16::MAX;
+const UNBOUND: u8 = u8::MAX;
+/// Choice points one piece may create while generating its moves before
+/// generation is abandoned with an error (protects against expressions
+/// with exponentially many paths).
+const BUDGET: u64 = 20_000_000;
+
+/// Why move generation failed.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum GenError {
+    #[error(
+        "move generation for piece {piece} on {square} explored too many paths (more than {BUDGET} steps)"
+    )]
+    Budget { piece: String, square: String },
+}
+
+/// A choice point.
+#[derive(Clone, Copy, Debug)]
+struct Frame {
+    pc: u32,
+    /// For `Iter` frames: the frame of the previous iteration of the same
+    /// repetition on this path (`u32::MAX` if none).
+    prev: u32,
+    /// Which alternative to try next at `pc` (directions, handler branches).
+    alt: u8,
+    maximal: bool,
+    /// Set when an iteration of a maximal repetition completed.
+    continued: bool,
+    cursor: u16,
+    log_len: u32,
+    effects: u32,
+}
+
+/// An entry of the undo log: the old value of something the path changed.
+#[derive(Clone, Copy, Debug)]
+enum Undo {
+    Cell(u16, Cell),
+    Hand(Cell, bool),
+    Var(u8, u8),
+    Slot(u16, u32),
+    NavPush,
+    NavPop(u16),
+    Visit(u16),
+    Landing,
+    MoverDrop(u16),
+    From(u16),
+    LtRef(u16),
+    Again(bool),
+    LastCapture(u16),
+    Taken,
+}
+
+/// What one run of the interpreter is for.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Mode {
+    /// Record every move.
+    Generate,
+    /// Stop at the first path that captures the piece on this square
+    /// (attack detection for programs the attack analysis cannot read).
+    Attack(Square),
+}
+
+/// Everything one run needs to know besides the board.
+pub(crate) struct Env<'a> {
+    pub game: &'a Game,
+    pub player: usize,
+    pub history: &'a [Ply],
+    pub mode: Mode,
+}
+
+/// Reusable interpreter state.
+#[derive(Default)]
+pub(crate) struct Vm {
+    frames: Vec<Frame>,
+    log: Vec<Undo>,
+    vars: [u8; 10],
+    slots: Vec<u32>,
+    nav: Vec<u16>,
+    visited: Vec<u64>,
+    landings: Vec<Square>,
+    branches: Vec<Branch>,
+    net: Vec<Change>,
+    /// Cells put aside while [`Vm::with_original`] runs.
+    saved: Vec<(u16, Cell)>,
+    /// Answers of `a`/`s` tests in this generation: (square, protect,
+    /// excluded square) — they are asked of the position before the move,
+    /// which is the same for every path.
+    attack_cache: Vec<((u16, bool, u16), bool)>,
+    dedup: Dedup,
+    // Path registers (restored through the log).
+    hand: Cell,
+    hand_is_mover: bool,
+    from: u16,
+    mover_drop: u16,
+    lt_ref: u16,
+    /// A handler asked for the mover to move again.
+    again: bool,
+    /// The square of the latest capture of this path.
+    last_capture: u16,
+    /// Pieces captured by this path (stack boards).
+    taken: u16,
+    // Per run.
+    mover_piece: u16,
+    /// The board is a heap board: cells are counts, a drop puts down one.
+    heap: bool,
+    /// The board is a stack board: squares hold stacks (see `Game::stack_slot`).
+    stack: bool,
+    /// Scratch space for building a stack.
+    column: Vec<Cell>,
+    /// Index in the move list of this run's first move.
+    run_start: usize,
+    /// The moves being emitted need no deduplication (set by fused
+    /// instructions of programs with `unique_targets`).
+    unique: bool,
+    /// Facts about the moving piece for [`Vm::emit_simple`].
+    simple: Simple,
+    /// Paths with the same effect but different landing squares are kept
+    /// as different moves (the "duplicate captures kept" perft convention).
+    pub distinct_paths: bool,
+    /// With `distinct_paths`, the squares where the parts ended count too
+    /// (lishogi's convention for the Lion's double moves).
+    pub distinct_landings: bool,
+    /// Capture-order key of the move being recorded (`distinct_paths`).
+    path_key: u64,
+    found: bool,
+    steps: u64,
+}
+
+impl Vm {
+    pub fn new() -> Self {
+        Vm::default()
+    }
+
+    /// Records that `[a]` on `sq` is `hit` in this generation.
+    pub fn seed_attack(&mut self, sq: Square, hit: bool) {
+        self.attack_cache.push(((sq.0, false, NONE), hit));
+    }
+
+    /// Starts a new generation (a new position): forgets the moves seen
+    /// for deduplication and the attack answers.
+    pub fn begin(&mut self) {
+        self.dedup.clear();
+        self.attack_cache.clear();
+    }
+
+    /// Runs `prog` for the piece on `start` and appends its moves to `out`
+    /// (or, in attack mode, returns whether the target can be captured).
+    /// The board is the same as before when this returns.
+    pub fn run(
+        &mut self,
+        env: &Env,
+        cells: &mut [Cell],
+        prog: &Program,
+        start: Square,
+        out: &mut MoveList,
+    ) -> Result<bool, GenError> {
+        self.run_from(env, cells, prog, start, None, out)
+    }
+
+    /// Runs a drop program: `piece` comes out of the hand slot `hand_slot`
+    /// and the path starts with it in the hand on `square`.
+    #[allow(clippy::too_many_arguments)]
+    pub fn run_drop(
+        &mut self,
+        env: &Env,
+        cells: &mut [Cell],
+        prog: &Program,
+        square: Square,
+        piece: Cell,
+        hand_slot: usize,
+        out: &mut MoveList,
+    ) -> Result<bool, GenError> {
+        self.run_from(env, cells, prog, square, Some((piece, hand_slot)), out)
+    }
+
+    fn run_from(
+        &mut self,
+        env: &Env,
+        cells: &mut [Cell],
+        prog: &Program,
+        start: Square,
+        drop: Option<(Cell, usize)>,
+        out: &mut MoveList,
+    ) -> Result<bool, GenError> {
+        if prog.ops.is_empty() {
+            return Ok(false);
+        }
+        self.reset(env, cells, prog, start, out.len());
+        if let Some((piece, slot)) = drop {
+            let count = cells[slot].0;
+            if count == 0 {
+                return Ok(false);
+            }
+            self.mover_piece = env.game.cells.info(piece).piece;
+            self.hand = piece;
+            self.hand_is_mover = true;
+            self.set_cell(cells, slot, Cell(count - 1));
+        }
+        let mut pc: usize = 0;
+        let mut cursor = start;
+        let mut effects: u32 = 0;
+        let mut alt: u8 = 0;
+        loop {
+            if self.steps > BUDGET {
+                self.rollback(cells, 0);
+                let game = env.game;
+                return Err(GenError::Budget {
+                    piece: game
+                        .pieces
+                        .get(self.mover_piece as usize)
+                        .map_or("?".into(), |p| p.name.clone()),
+                    square: game.topology.name(start).to_string(),
+                });
+            }
+            let ok = match prog.ops[pc] {
+                Op::Step(d) => self.step(env, prog, &mut cursor, d),
+                Op::StepAny(list) => {
+                    let dirs = &prog.dir_lists[list as usize];
+                    self.choose_step(env, prog, pc, alt, &mut cursor, effects, dirs, None)
+                }
+                Op::Bind { var, list } => {
+                    let dirs = &prog.dir_lists[list as usize];
+                    self.choose_step(env, prog, pc, alt, &mut cursor, effects, dirs, Some(var))
+                }
+                Op::StepVar { var, back } => {
+                    let d = self.vars[var as usize];
+                    if d == UNBOUND {
+                        false
+                    } else if back {
+                        match env.game.topology.opposite(Dir(d)) {
+                            Some(o) => self.step(env, prog, &mut cursor, o),
+                            None => false,
+                        }
+                    } else {
+                        self.step(env, prog, &mut cursor, Dir(d))
+                    }
+                }
+                Op::Fork(target) => {
+                    self.push_frame(target, 0, false, cursor, effects);
+                    true
+                }
+                Op::Jump(target) => {
+                    pc = target as usize;
+                    alt = 0;
+                    continue;
+                }
+                Op::Iter {
+                    slot,
+                    exit,
+                    maximal,
+                } => {
+                    let index = self.frames.len() as u32;
+                    self.push_frame(exit, 0, maximal, cursor, effects);
+                    let old = std::mem::replace(&mut self.slots[slot as usize], index);
+                    self.log.push(Undo::Slot(slot, old));
+                    if let Some(f) = self.frames.last_mut() {
+                        f.prev = old;
+                    }
+                    true
+                }
+                Op::Next { slot, cycles } => self.next_iteration(slot, cycles, cursor, effects),
+                Op::Test(t) => self.test(env, cells, cursor, t),
+                Op::IsType(t) => {
+                    let c = cells[cursor.index()];
+                    !c.is_empty() && env.game.cells.info(c).piece == t
+                }
+                Op::InZone(z) => env.game.zones.contains(z as usize, env.player, cursor),
+                Op::Capture => {
+                    let ok = self.capture(env, cells, cursor);
+                    effects += ok as u32;
+                    ok
+                }
+                Op::Once(id) => {
+                    let slot = env.game.once_slot(id, env.player);
+                    if cells[slot].is_empty() {
+                        self.set_cell(cells, slot, Cell(1));
+                        effects += 1;
+                        true
+                    } else {
+                        false
+                    }
+                }
+                Op::Handler(k) => {
+                    match self.handler(env, cells, pc, alt, &mut cursor, effects, k) {
+                        Some(n) => {
+                            effects += n;
+                            true
+                        }
+                        None => false,
+                    }
+                }
+                Op::Take => {
+                    let ok = self.take(env.game, cells, cursor);
+                    effects += ok as u32;
+                    ok
+                }
+                Op::Drop => {
+                    let ok = self.drop_hand(env, cells, cursor);
+                    effects += ok as u32;
+                    ok
+                }
+                Op::NavPush => {
+                    self.nav.push(cursor.0);
+                    self.log.push(Undo::NavPush);
+                    true
+                }
+                Op::NavPop => {
+                    let back = self.nav.pop().unwrap_or(cursor.0);
+                    self.log.push(Undo::NavPop(back));
+                    cursor = Square(back);
+                    true
+                }
+                Op::Epilogue => {
+                    if self.hand.is_empty() || self.heap {
+                        true
+                    } else if self.is_friend(env, cells[cursor.index()]) {
+                        false
+                    } else {
+                        let ok = self.drop_hand(env, cells, cursor);
+                        effects += ok as u32;
+                        ok
+                    }
+                }
+                Op::Ride { list, priority } => {
+                    if self.pristine(cursor) && matches!(env.mode, Mode::Generate) && !self.stack {
+                        self.unique = prog.unique_targets;
+                        self.ride(
+                            env,
+                            cells,
+                            &prog.dir_lists[list as usize],
+                            cursor,
+                            priority,
+                            out,
+                        );
+                        self.unique = false;
+                        false
+                    } else {
+                        true
+                    }
+                }
+                Op::Walk { walk, priority } => {
+                    if self.pristine(cursor) && matches!(env.mode, Mode::Generate) && !self.stack {
+                        self.unique = prog.unique_targets;
+                        let legs = &prog.walks[walk as usize];
+                        self.walk(env, cells, prog, legs, cursor, cursor, priority, out);
+                        self.unique = false;
+                        false
+                    } else {
+                        true
+                    }
+                }
+                Op::Match { priority } => {
+                    if self.hand.is_empty() {
+                        match env.mode {
+                            Mode::Generate => self.record(env, cells, priority, out),
+                            Mode::Attack(target) => {
+                                if self.captured(env, cells, target) {
+                                    self.found = true;
+                                    self.rollback(cells, 0);
+                                    return Ok(true);
+                                }
+                            }
+                        }
+                    }
+                    false
+                }
+            };
+            alt = 0;
+            if ok {
+                pc += 1;
+            } else {
+                match self.backtrack(cells) {
+                    Some(f) => {
+                        pc = f.pc as usize;
+                        alt = f.alt;
+                        cursor = Square(f.cursor);
+                        effects = f.effects;
+                    }
+                    None => {
+                        self.rollback(cells, 0);
+                        return Ok(self.found);
+                    }
+                }
+            }
+        }
+    }
+
+    /// End of an iteration: fails if the path is back at the state (square,
+    /// effects) where this or an earlier iteration started.
+    fn next_iteration(&mut self, slot: u16, cycles: bool, cursor: Square, effects: u32) -> bool {
+        let at = self.slots[slot as usize] as usize;
+        let f = self.frames[at];
+        if f.cursor == cursor.0 && f.effects == effects {
+            return false;
+        }
+        if cycles {
+            let mut j = f.prev;
+            while let Some(g) = self.frames.get(j as usize) {
+                if g.cursor == cursor.0 && g.effects == effects {
+                    return false;
+                }
+                j = g.prev;
+            }
+        }
+        self.frames[at].continued = true;
+        true
+    }
+
+    fn reset(&mut self, env: &Env, cells: &[Cell], prog: &Program, start: Square, out_len: usize) {
+        self.frames.clear();
+        self.log.clear();
+        self.vars = [UNBOUND; 10];
+        self.slots.clear();
+        self.slots.resize(prog.slots as usize, u32::MAX);
+        self.nav.clear();
+        self.landings.clear();
+        self.hand = Cell::EMPTY;
+        self.hand_is_mover = false;
+        self.from = NONE;
+        self.mover_drop = NONE;
+        self.lt_ref = NONE;
+        self.again = false;
+        self.last_capture = NONE;
+        self.taken = 0;
+        self.heap = env.game.board_kind == crate::board::BoardKind::Heap;
+        self.stack = env.game.board_kind == crate::board::BoardKind::Stack;
+        self.found = false;
+        self.steps = 0;
+        self.mover_piece = env.game.cells.info(cells[start.index()]).piece;
+        self.run_start = out_len;
+        self.unique = false;
+        self.simple.hand = Cell::EMPTY;
+        if prog.uses_visited {
+            self.visited.clear();
+            self.visited.resize(env.game.topology.len().div_ceil(64), 0);
+        }
+    }
+
+    /// Pushes a choice point. Choice points are what the budget counts:
+    /// every path that does not end quickly passes through them.
+    #[inline]
+    fn push_frame(&mut self, pc: u32, alt: u8, maximal: bool, cursor: Square, effects: u32) {
+        self.steps += 1;
+        self.frames.push(Frame {
+            pc,
+            prev: u32::MAX,
+            alt,
+            maximal,
+            continued: false,
+            cursor: cursor.0,
+            log_len: self.log.len() as u32,
+            effects,
+        });
+    }
+
+    /// Pops choice points until one can be resumed.
+    fn backtrack(&mut self, cells: &mut [Cell]) -> Option<Frame> {
+        while let Some(f) = self.frames.pop() {
+            self.rollback(cells, f.log_len as usize);
+            if f.maximal && f.continued {
+                continue;
+            }
+            return Some(f);
+        }
+        None
+    }
+
+    /// Undoes the log down to `len` entries.
+    fn rollback(&mut self, cells: &mut [Cell], len: usize) {
+        while self.log.len() > len {
+            match self.log.pop() {
+                Some(Undo::Cell(slot, old)) => cells[slot as usize] = old,
+                Some(Undo::Hand(old, mover)) => {
+                    self.hand = old;
+                    self.hand_is_mover = mover;
+                }
+                Some(Undo::Var(k, old)) => self.vars[k as usize] = old,
+                Some(Undo::Slot(k, old)) => self.slots[k as usize] = old,
+                Some(Undo::NavPush) => {
+                    self.nav.pop();
+                }
+                Some(Undo::NavPop(sq)) => self.nav.push(sq),
+                Some(Undo::Visit(sq)) => self.visited[sq as usize / 64] &= !(1 << (sq % 64)),
+                Some(Undo::Landing) => {
+                    self.landings.pop();
+                }
+                Some(Undo::MoverDrop(old)) => self.mover_drop = old,
+                Some(Undo::From(old)) => self.from = old,
+                Some(Undo::LtRef(old)) => self.lt_ref = old,
+                Some(Undo::Again(old)) => self.again = old,
+                Some(Undo::LastCapture(old)) => self.last_capture = old,
+                Some(Undo::Taken) => self.taken -= 1,
+                None => break,
+            }
+        }
+    }
+
+    #[inline]
+    fn set_cell(&mut self, cells: &mut [Cell], slot: usize, new: Cell) {
+        self.log.push(Undo::Cell(slot as u16, cells[slot]));
+        cells[slot] = new;
+    }
+
+    #[inline]
+    fn set_hand(&mut self, hand: Cell, mover: bool) {
+        self.log.push(Undo::Hand(self.hand, self.hand_is_mover));
+        self.hand = hand;
+        self.hand_is_mover = mover;
+    }
+
+    /// Steps the cursor. A square counts as visited once the cursor has
+    /// left it carrying a piece.
+    #[inline]
+    fn step(&mut self, env: &Env, prog: &Program, cursor: &mut Square, d: Dir) -> bool {
+        match env.game.topology.step(*cursor, d) {
+            Some(next) => {
+                if prog.uses_visited && !self.hand.is_empty() {
+                    self.visit(*cursor);
+                }
+                *cursor = next;
+                true
+            }
+            None => false,
+        }
+    }
+
+    fn visit(&mut self, sq: Square) {
+        let (w, bit) = (sq.index() / 64, 1u64 << (sq.index() % 64));
+        if self.visited[w] & bit == 0 {
+            self.visited[w] |= bit;
+            self.log.push(Undo::Visit(sq.0));
+        }
+    }
+
+    /// A choice among directions: takes the first one from `alt` on that
+    /// has a link, and leaves a choice point for the rest.
+    #[allow(clippy::too_many_arguments)]
+    #[inline]
+    fn choose_step(
+        &mut self,
+        env: &Env,
+        prog: &Program,
+        pc: usize,
+        alt: u8,
+        cursor: &mut Square,
+        effects: u32,
+        dirs: &[Dir],
+        var: Option<u8>,
+    ) -> bool {
+        let topo = &env.game.topology;
+        let mut i = alt as usize;
+        while i < dirs.len() {
+            if let Some(next) = topo.step(*cursor, dirs[i]) {
+                if i + 1 < dirs.len() {
+                    self.push_frame(pc as u32, (i + 1) as u8, false, *cursor, effects);
+                }
+                if let Some(k) = var {
+                    self.log.push(Undo::Var(k, self.vars[k as usize]));
+                    self.vars[k as usize] = dirs[i].0;
+                }
+                if prog.uses_visited && !self.hand.is_empty() {
+                    self.visit(*cursor);
+                }
+                *cursor = next;
+                return true;
+            }
+            i += 1;
+        }
+        false
+    }
+
+    /// True when the path has only lifted the moving piece from `cursor`:
+    /// the fused instructions may then compute their moves directly.
+    #[inline]
+    fn pristine(&self, cursor: Square) -> bool {
+        self.from == cursor.0
+            && self.hand_is_mover
+            && self.landings.is_empty()
+            && self.log.len() == 3
+            && matches!(self.log[2], Undo::Cell(s, _) if s == cursor.0)
+    }
+
+    /// `Ride`: the slide `(d)([p]\1)*` plus the epilogue, for each `d`.
+    fn ride(
+        &mut self,
+        env: &Env,
+        cells: &[Cell],
+        dirs: &[Dir],
+        from: Square,
+        priority: u8,
+        out: &mut MoveList,
+    ) {
+        let topo = &env.game.topology;
+        for &d in dirs {
+            let mut sq = from;
+            while let Some(next) = topo.step(sq, d) {
+                let c = cells[next.index()];
+                if c.is_marked() {
+                    break;
+                }
+                if !self.is_friend(env, c) {
+                    self.emit_simple(env, cells, from, next, priority, out);
+                }
+                if !c.is_empty() {
+                    break;
+                }
+                sq = next;
+            }
+        }
+    }
+
+    /// `Walk`: a fixed sequence of steps (each a choice of directions),
+    /// with content tests on the squares reached, plus the epilogue.
+    #[allow(clippy::too_many_arguments)]
+    fn walk(
+        &mut self,
+        env: &Env,
+        cells: &[Cell],
+        prog: &Program,
+        legs: &[(u16, u8)],
+        from: Square,
+        at: Square,
+        priority: u8,
+        out: &mut MoveList,
+    ) {
+        let Some((&(list, tests), rest)) = legs.split_first() else {
+            let c = cells[at.index()];
+            if !c.is_marked() && !self.is_friend(env, c) {
+                self.emit_simple(env, cells, from, at, priority, out);
+            }
+            return;
+        };
+        if list == WALK_HAND {
+            let moved = env.game.cells.info(self.hand).moved;
+            if (tests & WALK_NOT_MOVED != 0 && moved) || (tests & WALK_MOVED != 0 && !moved) {
+                return;
+            }
+            return self.walk(env, cells, prog, rest, from, at, priority, out);
+        }
+        for &d in &prog.dir_lists[list as usize] {
+            if let Some(next) = env.game.topology.step(at, d)
+                && self.content_tests(env, cells[next.index()], tests)
+            {
+                self.walk(env, cells, prog, rest, from, next, priority, out);
+            }
+        }
+    }
+}
