@@ -21,6 +21,7 @@ mod janggi;
 mod jetan;
 mod ko_shogi_demo;
 mod large_chess;
+mod layers;
 mod mancala;
 mod notation;
 mod perft;
