@@ -155,6 +155,18 @@ impl Loader<'_> {
     pub(super) fn zones(&mut self, spec: &FileSpec, players: &[String], topo: &Topology) -> Zones {
         let mut zones = Zones::new(players.len(), topo.len());
         for (zname, per) in &spec.zones {
+            let nameable =
+                !zname.is_empty() && zname.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+            if !nameable {
+                let span = per.values().next().map(|s| s.span());
+                self.error(
+                    format!(
+                        "zone name '{zname}': use letters, digits and '_' only, so that '[@{zname}]' can name it"
+                    ),
+                    span,
+                    "in this zone",
+                );
+            }
             let mut lists = vec![Vec::new(); players.len()];
             for (who, squares) in per {
                 let set = match topo.parse_squares(squares.get_ref()) {

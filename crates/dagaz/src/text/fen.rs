@@ -6,7 +6,7 @@
 //! rights and the en passant square are not stored as such: they become
 //! the "has moved" flags of kings and rooks and a remembered last move,
 //! which is what the notation's `[M]`, `[l]` and `[t]` read
-//! (`games-rules.md`, appendix).
+//! (`docs/notation.md`, "Position strings").
 
 use crate::board::Square;
 use crate::game::Game;

@@ -114,7 +114,14 @@ pub fn parse(game: &Game, text: &str) -> Result<Position, FenError> {
             .players
             .iter()
             .position(|p| s.len() == 1 && s.starts_with(p.letter))
-            .ok_or_else(|| fail(text, format!("side to move '{s}' is not b or w")))?,
+            .ok_or_else(|| {
+                let letters: Vec<String> =
+                    game.players.iter().map(|p| p.letter.to_string()).collect();
+                fail(
+                    text,
+                    format!("side to move '{s}' is not one of {}", letters.join(", ")),
+                )
+            })?,
     };
     pos.set_side(side);
     if let Some(hands) = fields.get(2).filter(|h| **h != "-") {

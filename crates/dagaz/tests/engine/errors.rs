@@ -183,3 +183,33 @@ fn unknown_games_and_missing_files() {
         other => panic!("{other:?}"),
     }
 }
+
+#[test]
+fn position_invariants_in_the_file_are_checked() {
+    let report = |extra: &str, from: &str, to: &str| {
+        let source = common::lab_source("moves = 'N'", extra).replace(from, to);
+        match load_str(&source, "lab.toml", "lab") {
+            Ok(_) => String::new(),
+            Err(e) => e.to_string(),
+        }
+    };
+    let r = report("[zones.bad-name]\nall = \"a1\"", "", "");
+    assert!(r.contains("zone name 'bad-name'"), "{r}");
+    let r = report(
+        "",
+        "letter = \"S\"",
+        "letter = \"S\"\nnever_in = [\"nowhere\"]",
+    );
+    assert!(r.contains("never_in names zone 'nowhere'"), "{r}");
+    let r = report("", "letter = \"S\"", "letter = \"S\"\ncount = [3, 1]");
+    assert!(
+        r.contains("count [3, 1] has its fewest above its most"),
+        "{r}"
+    );
+    // The setup must pass the file's own declarations.
+    let r = report("", "letter = \"T\"", "letter = \"T\"\ncount = 2");
+    assert!(
+        r.contains("setup: White has 1 Tester on the board; lab allows exactly 2"),
+        "{r}"
+    );
+}

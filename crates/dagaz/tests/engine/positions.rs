@@ -58,7 +58,7 @@ fn chess_pawns_never_on_the_first_or_last_rank() {
     let e = refused("chess", "4k2P/8/8/8/8/8/8/4K3 b - - 0 1");
     assert_contains(&e, "White's Pawn stands on h8, in its zone 'promotion'");
     let e = refused("chess", "4k3/8/8/8/8/8/8/P3K3 w - - 0 1");
-    assert_contains(&e, "White's Pawn stands on a1, in its zone 'first-rank'");
+    assert_contains(&e, "White's Pawn stands on a1, in its zone 'first_rank'");
     let e = refused("chess", "4k3/8/8/8/8/8/8/p3K3 w - - 0 1");
     assert_contains(&e, "Black's Pawn stands on a1, in its zone 'promotion'");
     let e = refused("chess", "4k3/pppppppp/p7/8/8/8/8/4K3 w - - 0 1");
