@@ -276,7 +276,7 @@ async fn a_shogi_drop_from_the_hand() {
     let url = create(
         &server,
         json!({"game": "shogi", "mode": "local",
-               "position": "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b G 1"}),
+               "position": "lnsgk1snl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b G 1"}),
     )
     .await;
     c.goto(&url).await.unwrap();
