@@ -23,7 +23,6 @@ macro_rules! prompt {
     }};
 }
 
-mod board;
 mod matches;
 mod play;
 

@@ -7,7 +7,6 @@ use std::sync::Arc;
 use rand::SeedableRng;
 use rand::rngs::StdRng;
 
-use super::board;
 use dagaz::ai::{self, Engine};
 use dagaz::board::Square;
 use dagaz::entry;
@@ -42,7 +41,10 @@ pub fn play(
     let mut entered: Vec<Square> = Vec::new();
     loop {
         if drawn != Some(session.ply()) {
-            prompt!("\n{}", board::draw(&game, session.position()));
+            prompt!(
+                "\n{}",
+                dagaz::text::diagram::draw(&game, session.position())
+            );
             drawn = Some(session.ply());
         }
         if let Some(result) = session.result() {

@@ -22,6 +22,7 @@
 pub mod ai;
 pub mod board;
 pub mod diagnostic;
+pub mod encoding;
 pub mod entry;
 pub mod game;
 pub mod handler;

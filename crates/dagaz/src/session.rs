@@ -8,8 +8,8 @@
 //! generated and the result decided before the call returns; if any part
 //! fails, the session is as it was.
 
-use std::cell::OnceCell;
 use std::sync::Arc;
+use std::sync::OnceLock;
 
 use crate::game::{Game, GameResult};
 use crate::movegen::{GenError, Generator};
@@ -42,7 +42,7 @@ pub struct Session {
     texts: Vec<String>,
     legal: MoveList,
     /// The texts of `legal`, computed when first asked for.
-    legal_texts: OnceCell<Vec<String>>,
+    legal_texts: OnceLock<Vec<String>>,
     result: Option<GameResult>,
     /// The result was declared (a resignation), not found by the rules.
     declared: bool,
@@ -93,7 +93,7 @@ impl Session {
             played: Vec::new(),
             texts: Vec::new(),
             legal: MoveList::new(),
-            legal_texts: OnceCell::new(),
+            legal_texts: OnceLock::new(),
             result: None,
             declared: false,
             generator: Generator::new(),
@@ -265,7 +265,7 @@ impl Session {
             .generator
             .result_given(&self.game, &mut self.pos, legal.len())?;
         self.legal = legal;
-        self.legal_texts = OnceCell::new();
+        self.legal_texts = OnceLock::new();
         self.result = result;
         Ok(())
     }

@@ -1,14 +1,17 @@
 //! Text forms of positions and moves: FEN ([`fen`]), SFEN ([`sfen`]), PDN
-//! draughts positions ([`pdn`]), counts for heap boards ([`counts`]), and
-//! the move text every front end speaks ([`movetext`]). A game's file says
+//! draughts positions ([`pdn`]), counts for heap boards ([`counts`]), the
+//! move text every front end speaks ([`movetext`]), and pictures of a
+//! position as text ([`diagram`]) or SVG ([`svg`]). A game's file says
 //! which position form it uses; [`Game::parse_position`] and
 //! [`Game::write_position`] pick it.
 
 pub mod counts;
+pub mod diagram;
 pub mod fen;
 pub mod movetext;
 pub mod pdn;
 pub mod sfen;
+pub mod svg;
 
 pub use fen::FenError;
 

@@ -1,8 +1,9 @@
-//! Text drawing of a board for the terminal.
+//! A position drawn as text, for the terminal and for scripts: rows of
+//! letters with the row names on the left and the column names below.
 
-use dagaz::game::Game;
-use dagaz::position::Position;
-use dagaz::text::fen;
+use super::fen;
+use crate::game::Game;
+use crate::position::Position;
 
 /// The board as rows of letters (`.` empty, blank for removed squares,
 /// `(Sss)` for a stack, top first, a number on heap boards), with row
