@@ -3,34 +3,196 @@
 
 use super::Game;
 
-/// What a condition means for the player who made the last move.
+/// What a goal means for the player it concerns (see [`Goal`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Outcome {
     Win,
     Loss,
     Draw,
+    /// The game is over and the player with the most pieces on the board
+    /// wins (Reversi, Ataxx); equal counts draw.
+    MostPieces,
 }
 
-/// The end conditions of a game. Each outcome is from the point of view of
-/// the player who just moved (who gave the mate, made the repetition, …).
+/// A comparison of a number of pieces with a bound.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Compare {
+    Less,
+    LessOrEqual,
+    Equal,
+    GreaterOrEqual,
+    Greater,
+}
+
+impl Compare {
+    pub fn holds(self, n: u32, bound: u32) -> bool {
+        match self {
+            Compare::Less => n < bound,
+            Compare::LessOrEqual => n <= bound,
+            Compare::Equal => n == bound,
+            Compare::GreaterOrEqual => n >= bound,
+            Compare::Greater => n > bound,
+        }
+    }
+
+    fn symbol(self) -> &'static str {
+        match self {
+            Compare::Less => "<",
+            Compare::LessOrEqual => "<=",
+            Compare::Equal => "==",
+            Compare::GreaterOrEqual => ">=",
+            Compare::Greater => ">",
+        }
+    }
+}
+
+/// A condition that ends the game.
+///
+/// Conditions on the position as the side to move finds it (checkmate,
+/// repetition, …) concern the player who just moved, as "who gave the
+/// mate". Conditions on a player's own pieces (a line, a piece in a zone,
+/// a chain, a count) concern whichever player has them, the player who
+/// just moved looked at first; `occupy` concerns only the side to move (it
+/// held the zone through the other side's turn).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Condition {
+    /// The side to move has no legal move and a royal piece is attacked.
+    Checkmate,
+    /// The side to move has no legal move and no royal piece is attacked.
+    Stalemate,
+    /// The side to move has no legal move.
+    NoMoves,
+    /// The same position for the n-th time.
+    Repetition(u32),
+    /// n plies without a capture or a clock-resetting move.
+    NoProgress(u32),
+    /// None of the pieces of the side to move can move (whoever would move
+    /// them); also when it has none (Stavropol checkers).
+    ColourBlocked,
+    /// The side to move has nothing left but royal pieces while the player
+    /// who just moved has more (shatranj).
+    BareKing,
+    /// Every square of the board holds something.
+    Full,
+    /// The last n moves were passes.
+    Passes(u32),
+    /// `length` (or, `exact`, exactly `length`) of the player's pieces in a
+    /// row along one of `dirs` (each given with or without its opposite),
+    /// of the types `pieces` (empty: any).
+    Line {
+        length: u16,
+        exact: bool,
+        dirs: Vec<crate::board::Dir>,
+        pieces: Vec<u16>,
+    },
+    /// One of the player's pieces (of `pieces`; empty: any) stands in the
+    /// player's zone.
+    Reach { zone: usize, pieces: Vec<u16> },
+    /// Like `Reach`, for the side to move: it kept a piece in the zone
+    /// through the other player's turn.
+    Occupy { zone: usize, pieces: Vec<u16> },
+    /// A chain of the player's pieces, each a step along `dirs` from the
+    /// next, links a square of zone `from` to one of zone `to`.
+    Connect {
+        from: usize,
+        to: usize,
+        dirs: Vec<crate::board::Dir>,
+    },
+    /// The number of the player's pieces on the board (of `pieces`;
+    /// empty: all) compares with `bound`.
+    Pieces {
+        pieces: Vec<u16>,
+        compare: Compare,
+        bound: u32,
+    },
+}
+
+impl Condition {
+    /// Whether the condition concerns a player's own pieces (rather than
+    /// the side to move's position).
+    pub fn about_pieces(&self) -> bool {
+        matches!(
+            self,
+            Condition::Line { .. }
+                | Condition::Reach { .. }
+                | Condition::Connect { .. }
+                | Condition::Pieces { .. }
+        )
+    }
+
+    /// A short name for results ("checkmate", "3 in a row").
+    pub fn reason(&self, game: &Game) -> String {
+        let zone = |z: usize| game.zones.names().get(z).cloned().unwrap_or_default();
+        match self {
+            Condition::Checkmate => "checkmate".into(),
+            Condition::Stalemate => "stalemate".into(),
+            Condition::NoMoves => "no legal moves".into(),
+            Condition::Repetition(n) => format!("position repeated {n} times"),
+            Condition::NoProgress(n) => format!("{n} plies without progress"),
+            Condition::ColourBlocked => "no piece of its colour can move".into(),
+            Condition::BareKing => "bare king".into(),
+            Condition::Full => "the board is full".into(),
+            Condition::Passes(n) => format!("{n} passes in a row"),
+            Condition::Line { length, exact, .. } => {
+                format!("{}{length} in a row", if *exact { "exactly " } else { "" })
+            }
+            Condition::Reach { zone: z, .. } => format!("reached {}", zone(*z)),
+            Condition::Occupy { zone: z, .. } => format!("held {}", zone(*z)),
+            Condition::Connect { from, to, .. } => {
+                format!("connected {} and {}", zone(*from), zone(*to))
+            }
+            Condition::Pieces {
+                pieces,
+                compare,
+                bound,
+            } => {
+                let names: Vec<&str> = pieces
+                    .iter()
+                    .filter_map(|t| game.pieces.get(*t as usize).map(|p| p.name.as_str()))
+                    .collect();
+                let what = if names.is_empty() {
+                    "pieces".to_string()
+                } else {
+                    names.join(" or ")
+                };
+                format!("{what} {} {bound}", compare.symbol())
+            }
+        }
+    }
+}
+
+/// One goal of a game: a condition, what it means, and (optionally) the
+/// only player it applies to.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Goal {
+    pub condition: Condition,
+    pub outcome: Outcome,
+    pub player: Option<usize>,
+}
+
+/// The goals of a game, in the game file's order: the first that holds
+/// decides.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Goals {
-    /// The side to move has no legal move and a royal piece is attacked.
-    pub checkmate: Option<Outcome>,
-    /// The side to move has no legal move and no royal piece is attacked.
-    pub stalemate: Option<Outcome>,
-    /// The side to move has no legal move (when neither of the above applies).
-    pub no_moves: Option<Outcome>,
-    /// The same position for the n-th time.
-    pub repetition: Option<(u32, Outcome)>,
-    /// n plies without a capture or a clock-resetting move.
-    pub no_progress: Option<(u32, Outcome)>,
-    /// None of the pieces of the side to move can move (whoever would
-    /// move them); also when it has no pieces (Stavropol checkers).
-    pub colour_blocked: Option<Outcome>,
-    /// The side to move has nothing left but royal pieces while the player
-    /// who just moved has more (shatranj's bare king).
-    pub bare_king: Option<Outcome>,
+    pub list: Vec<Goal>,
+}
+
+impl Goals {
+    /// Whether some goal needs to know if the side to move's pieces are all
+    /// blocked (see `Generator::result_given`).
+    pub fn needs_colour_blocked(&self) -> bool {
+        self.list
+            .iter()
+            .any(|g| g.condition == Condition::ColourBlocked)
+    }
+}
+
+/// What goal lines may name: the game's pieces, zones, players and board.
+pub struct GoalNames<'a> {
+    pub pieces: &'a [String],
+    pub zones: &'a crate::board::Zones,
+    pub players: &'a [String],
+    pub topology: &'a crate::board::Topology,
 }
 
 /// How a finished game ended.
@@ -70,67 +232,255 @@ impl GameResult {
     }
 }
 
-/// Parses one goal line, e.g. `checkmate = win` or `no_progress 100 = draw`.
-pub fn parse_goal(goals: &mut Goals, text: &str) -> Result<(), String> {
+/// Parses one goal line: `[Player:] condition = outcome`, e.g.
+/// `checkmate = win`, `line 3 = win`, `White: reach far King = win`,
+/// `pieces King < 1 = loss`, `passes 2 = most`.
+pub fn parse_goal(text: &str, names: &GoalNames) -> Result<Goal, String> {
     let (cond, outcome) = text
         .split_once('=')
-        .ok_or_else(|| format!("'{text}' is not of the form 'condition = win|loss|draw'"))?;
+        .ok_or_else(|| format!("'{text}' is not of the form 'condition = win|loss|draw|most'"))?;
     let outcome = match outcome.trim() {
         "win" => Outcome::Win,
         "loss" => Outcome::Loss,
         "draw" => Outcome::Draw,
-        other => return Err(format!("unknown outcome '{other}': use win, loss or draw")),
-    };
-    let words: Vec<&str> = cond.split_whitespace().collect();
-    let count = |w: &[&str]| -> Result<u32, String> {
-        match w {
-            [n] => n
-                .parse::<u32>()
-                .ok()
-                .filter(|n| *n > 0)
-                .ok_or_else(|| format!("'{n}' is not a positive count")),
-            _ => Err(format!(
-                "'{}' needs one count, e.g. '{} 3'",
-                w.join(" "),
-                cond.trim()
-            )),
-        }
-    };
-    match words.as_slice() {
-        ["checkmate"] => goals.checkmate = Some(outcome),
-        ["stalemate"] => goals.stalemate = Some(outcome),
-        ["no_moves"] => goals.no_moves = Some(outcome),
-        ["colour_blocked"] => goals.colour_blocked = Some(outcome),
-        ["bare_king"] => goals.bare_king = Some(outcome),
-        ["repetition", rest @ ..] => goals.repetition = Some((count(rest)?, outcome)),
-        ["no_progress", rest @ ..] => goals.no_progress = Some((count(rest)?, outcome)),
-        _ => {
+        "most" => Outcome::MostPieces,
+        other => {
             return Err(format!(
-                "unknown condition '{}': use checkmate, stalemate, no_moves, colour_blocked, bare_king, repetition N or no_progress N",
-                cond.trim()
+                "unknown outcome '{other}': use win, loss, draw or most"
             ));
         }
+    };
+    let (player, cond) = match cond.split_once(':') {
+        Some((who, rest)) => {
+            let who = who.trim();
+            let p = names
+                .players
+                .iter()
+                .position(|n| n == who)
+                .ok_or_else(|| format!("'{who}' is not a player of this game"))?;
+            (Some(p), rest)
+        }
+        None => (None, cond),
+    };
+    let words: Vec<&str> = cond.split_whitespace().collect();
+    let condition = parse_condition(&words, cond.trim(), names)?;
+    Ok(Goal {
+        condition,
+        outcome,
+        player,
+    })
+}
+
+fn count(word: Option<&&str>, what: &str) -> Result<u32, String> {
+    let w = word.ok_or_else(|| format!("'{what}' needs a number, e.g. '{what} 3'"))?;
+    w.parse::<u32>()
+        .ok()
+        .filter(|n| *n > 0 && *n <= 10_000)
+        .ok_or_else(|| format!("'{w}' is not a count from 1 to 10000"))
+}
+
+fn no_more(rest: &[&str], what: &str) -> Result<(), String> {
+    match rest.first() {
+        None => Ok(()),
+        Some(w) => Err(format!("'{what}' takes nothing after it, found '{w}'")),
     }
-    Ok(())
+}
+
+fn parse_condition(words: &[&str], text: &str, names: &GoalNames) -> Result<Condition, String> {
+    let simple = |c: Condition, rest: &[&str]| no_more(rest, words[0]).map(|_| c);
+    let Some((&first, rest)) = words.split_first() else {
+        return Err("an empty condition".into());
+    };
+    match first {
+        "checkmate" => simple(Condition::Checkmate, rest),
+        "stalemate" => simple(Condition::Stalemate, rest),
+        "no_moves" => simple(Condition::NoMoves, rest),
+        "colour_blocked" => simple(Condition::ColourBlocked, rest),
+        "bare_king" => simple(Condition::BareKing, rest),
+        "full" => simple(Condition::Full, rest),
+        "repetition" => {
+            no_more(&rest[rest.len().min(1)..], first)?;
+            Ok(Condition::Repetition(count(rest.first(), first)?))
+        }
+        "no_progress" => {
+            no_more(&rest[rest.len().min(1)..], first)?;
+            Ok(Condition::NoProgress(count(rest.first(), first)?))
+        }
+        "passes" => {
+            no_more(&rest[rest.len().min(1)..], first)?;
+            Ok(Condition::Passes(count(rest.first(), first)?))
+        }
+        "line" => parse_line(rest, names),
+        "reach" | "occupy" => {
+            let zone = zone_named(rest.first(), first, names)?;
+            let pieces = pieces_named(&rest[1..], names)?;
+            Ok(if first == "reach" {
+                Condition::Reach { zone, pieces }
+            } else {
+                Condition::Occupy { zone, pieces }
+            })
+        }
+        "connect" => {
+            let from = zone_named(rest.first(), first, names)?;
+            let to = zone_named(rest.get(1), first, names)?;
+            let (dirs, rest) = directions(&rest[2.min(rest.len())..], names)?;
+            no_more(rest, "connect ZONE ZONE in DIRECTIONS")?;
+            Ok(Condition::Connect { from, to, dirs })
+        }
+        "pieces" => parse_pieces(rest, names),
+        _ => Err(format!(
+            "unknown condition '{text}': use checkmate, stalemate, no_moves, colour_blocked, bare_king, full, repetition N, no_progress N, passes N, line N, reach ZONE, occupy ZONE, connect ZONE ZONE or pieces OP N"
+        )),
+    }
+}
+
+/// `line N [exact] [in DIRECTIONS] [Piece…]`.
+fn parse_line(rest: &[&str], names: &GoalNames) -> Result<Condition, String> {
+    let length = count(rest.first(), "line")?;
+    if length > 64 {
+        return Err(format!("a line of {length}: at most 64"));
+    }
+    let mut rest = &rest[1..];
+    let exact = rest.first() == Some(&"exact");
+    if exact {
+        rest = &rest[1..];
+    }
+    let (dirs, rest) = directions(rest, names)?;
+    let pieces = pieces_named(rest, names)?;
+    Ok(Condition::Line {
+        length: length as u16,
+        exact,
+        dirs,
+        pieces,
+    })
+}
+
+/// `pieces [Piece…] OP N`.
+fn parse_pieces(rest: &[&str], names: &GoalNames) -> Result<Condition, String> {
+    let at = rest
+        .iter()
+        .position(|w| matches!(*w, "<" | "<=" | "==" | ">=" | ">"))
+        .ok_or("'pieces' needs a comparison: pieces [Piece…] < N (or <=, ==, >=, >)")?;
+    let compare = match rest[at] {
+        "<" => Compare::Less,
+        "<=" => Compare::LessOrEqual,
+        "==" => Compare::Equal,
+        ">=" => Compare::GreaterOrEqual,
+        _ => Compare::Greater,
+    };
+    let bound = rest
+        .get(at + 1)
+        .and_then(|w| w.parse::<u32>().ok())
+        .ok_or("'pieces … OP' needs a number after the comparison")?;
+    no_more(&rest[(at + 2).min(rest.len())..], "pieces … OP N")?;
+    Ok(Condition::Pieces {
+        pieces: pieces_named(&rest[..at], names)?,
+        compare,
+        bound,
+    })
+}
+
+/// An optional `in DIRECTIONS` (letters and the sets `+ X *`); by default
+/// every direction of the board. Returns the directions and what follows.
+fn directions<'w>(
+    rest: &'w [&'w str],
+    names: &GoalNames,
+) -> Result<(Vec<crate::board::Dir>, &'w [&'w str]), String> {
+    let topo = names.topology;
+    if rest.first() != Some(&"in") {
+        return Ok((topo.all_dirs().to_vec(), rest));
+    }
+    let letters = rest.get(1).ok_or("'in' needs direction letters, e.g. 'in +X'")?;
+    let mut dirs = Vec::new();
+    for c in letters.chars() {
+        let set: Vec<crate::board::Dir> = match c {
+            '+' => topo.orthogonal().to_vec(),
+            'X' => topo.diagonal().to_vec(),
+            '*' => topo.all_dirs().to_vec(),
+            c => vec![topo
+                .dir(c)
+                .ok_or_else(|| format!("'{c}' is not a direction of this board"))?],
+        };
+        for d in set {
+            if !dirs.contains(&d) {
+                dirs.push(d);
+            }
+        }
+    }
+    Ok((dirs, &rest[2..]))
+}
+
+fn zone_named(word: Option<&&str>, what: &str, names: &GoalNames) -> Result<usize, String> {
+    let w = word.ok_or_else(|| format!("'{what}' needs a zone name"))?;
+    names
+        .zones
+        .find(w)
+        .ok_or_else(|| format!("'{w}' is not a zone of this game (see [zones])"))
+}
+
+fn pieces_named(words: &[&str], names: &GoalNames) -> Result<Vec<u16>, String> {
+    words
+        .iter()
+        .map(|w| {
+            names
+                .pieces
+                .iter()
+                .position(|p| p == w)
+                .map(|i| i as u16)
+                .ok_or_else(|| format!("'{w}' is not a piece of this game"))
+        })
+        .collect()
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::board::{BoardSpec, Topology, Zones};
 
     #[test]
     fn goals_parse() {
-        let mut g = Goals::default();
-        parse_goal(&mut g, "checkmate = win").unwrap();
-        parse_goal(&mut g, "repetition 3 = draw").unwrap();
-        parse_goal(&mut g, " no_progress 100 = draw ").unwrap();
-        assert_eq!(g.checkmate, Some(Outcome::Win));
-        assert_eq!(g.repetition, Some((3, Outcome::Draw)));
-        assert_eq!(g.no_progress, Some((100, Outcome::Draw)));
-        assert!(parse_goal(&mut g, "checkmate").is_err());
-        assert!(parse_goal(&mut g, "mate = win").is_err());
-        assert!(parse_goal(&mut g, "repetition = draw").is_err());
-        assert!(parse_goal(&mut g, "repetition x = draw").is_err());
-        assert!(parse_goal(&mut g, "stalemate = maybe").is_err());
+        let topo = Topology::build(&BoardSpec {
+            grid: "a-c x 3-1".into(),
+            ..Default::default()
+        })
+        .unwrap();
+        let mut zones = Zones::new(2, topo.len());
+        zones.add("far", vec![vec![], vec![]]);
+        let pieces = vec!["Stone".to_string(), "King".to_string()];
+        let players = vec!["White".to_string(), "Black".to_string()];
+        let names = GoalNames {
+            pieces: &pieces,
+            zones: &zones,
+            players: &players,
+            topology: &topo,
+        };
+        let g = |t: &str| parse_goal(t, &names);
+        assert_eq!(g("checkmate = win").unwrap().condition, Condition::Checkmate);
+        assert_eq!(g(" no_progress 100 = draw ").unwrap().condition, Condition::NoProgress(100));
+        let line = g("line 3 exact in + Stone = win").unwrap();
+        assert!(matches!(line.condition, Condition::Line { length: 3, exact: true, ref dirs, ref pieces } if dirs.len() == 4 && pieces == &[0]));
+        let reach = g("Black: reach far King = win").unwrap();
+        assert_eq!(reach.player, Some(1));
+        assert_eq!(reach.condition, Condition::Reach { zone: 0, pieces: vec![1] });
+        assert_eq!(
+            g("pieces King < 1 = loss").unwrap().condition,
+            Condition::Pieces { pieces: vec![1], compare: Compare::Less, bound: 1 }
+        );
+        assert_eq!(g("passes 2 = most").unwrap().outcome, Outcome::MostPieces);
+        for bad in [
+            "checkmate",
+            "mate = win",
+            "repetition = draw",
+            "repetition x = draw",
+            "stalemate = maybe",
+            "checkmate now = win",
+            "line 3 in Q = win",
+            "reach nowhere = win",
+            "reach far Queen = win",
+            "pieces King 1 = loss",
+            "Red: checkmate = win",
+        ] {
+            assert!(g(bad).is_err(), "{bad}");
+        }
     }
 }

@@ -37,8 +37,8 @@ use crate::game::attacks::Attacks;
 use crate::game::display::{Display, DisplaySpec};
 use crate::game::numbers::Part;
 use crate::game::{
-    FenConfig, Game, Goals, MaximumCapture, PieceType, Player, PositionFormat, Promotion, Rules,
-    parse_goal,
+    FenConfig, Game, GoalNames, Goals, MaximumCapture, PieceType, Player, PositionFormat,
+    Promotion, Rules, parse_goal,
 };
 use crate::handler::{EndRule, Handler, HandlerRegistry};
 use crate::movegen::check_position;
@@ -220,7 +220,15 @@ impl Loader<'_> {
             });
         }
         let display = self.display(&spec.display, &topology, players.len());
-        let rules = self.rules(&spec.rules, &piece_names);
+        let rules = self.rules(
+            &spec.rules,
+            &GoalNames {
+                pieces: &piece_names,
+                zones: &zones,
+                players: &player_names,
+                topology: &topology,
+            },
+        );
         let mut fen = self.fen_config(&spec.fen, &topology, &piece_names);
         if board_kind == BoardKind::Heap {
             fen.format = PositionFormat::Counts;

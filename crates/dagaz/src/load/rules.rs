@@ -81,13 +81,15 @@ impl Loader<'_> {
         rule
     }
 
-    pub(super) fn rules(&mut self, r: &RulesSection, names: &[String]) -> Rules {
+    pub(super) fn rules(&mut self, r: &RulesSection, names: &GoalNames) -> Rules {
         let mut goals = Goals::default();
         for g in &r.goals {
-            if let Err(e) = parse_goal(&mut goals, g.get_ref()) {
-                self.error(format!("rules.goals: {e}"), Some(g.span()), "this goal");
+            match parse_goal(g.get_ref(), names) {
+                Ok(goal) => goals.list.push(goal),
+                Err(e) => self.error(format!("rules.goals: {e}"), Some(g.span()), "this goal"),
             }
         }
+        let names = names.pieces;
         let maximum_capture = match r
             .maximum_capture
             .as_ref()

@@ -3,8 +3,9 @@
 //! then the goals of the game file, in a fixed order.
 
 use super::{GenError, Generator};
-use crate::game::{Game, GameResult, Outcome};
-use crate::position::Position;
+use crate::board::{Dir, Square};
+use crate::game::{Condition, Game, GameResult, Goal, Outcome};
+use crate::position::{NO_PIECE, Position, squares_of};
 
 impl Generator {
     /// The result if the game is over in `pos`; `None` while it goes on.
@@ -29,9 +30,9 @@ impl Generator {
         pos: &mut Position,
         legal: usize,
     ) -> Result<Option<GameResult>, GenError> {
-        let blocked = match game.rules.goals.colour_blocked {
-            None => false,
-            Some(_) => {
+        let blocked = match game.rules.goals.needs_colour_blocked() {
+            false => false,
+            true => {
                 let mut list = std::mem::take(&mut self.scratch);
                 let own = self.own_pieces_moves(game, pos, &mut list);
                 let blocked = list.is_empty();
@@ -46,7 +47,9 @@ impl Generator {
 
 /// The result in `pos` if the game is over, where the side to move has
 /// `legal_moves` legal moves, and `colour_blocked` says whether none of its
-/// pieces can move at all: the end rule first, then the goals.
+/// pieces can move at all: the end rule first, then the goals in the game
+/// file's order; a side without legal moves that no goal speaks of ends the
+/// game drawn.
 fn decide(
     game: &Game,
     pos: &Position,
@@ -60,56 +63,137 @@ fn decide(
     {
         return Some(result);
     }
-    let n = game.players.len();
-    let side = pos.side();
-    let last = (side + n - 1) % n;
-    let g = &game.rules.goals;
-    let decide = |outcome: Outcome, reason: &str| -> GameResult {
-        match outcome {
+    let facts = Facts {
+        game,
+        pos,
+        legal_moves,
+        colour_blocked,
+    };
+    for goal in &game.rules.goals.list {
+        if let Some(player) = facts.concerned(goal) {
+            return Some(facts.outcome(goal, player));
+        }
+    }
+    (legal_moves == 0).then(|| GameResult::Draw {
+        reason: "no legal moves".into(),
+    })
+}
+
+/// What the goals are evaluated against.
+struct Facts<'a> {
+    game: &'a Game,
+    pos: &'a Position,
+    legal_moves: usize,
+    colour_blocked: bool,
+}
+
+impl Facts<'_> {
+    /// The player who just moved.
+    fn last_mover(&self) -> usize {
+        let n = self.game.players.len();
+        (self.pos.side() + n - 1) % n
+    }
+
+    /// The player `goal` concerns if its condition holds, else `None`.
+    fn concerned(&self, goal: &Goal) -> Option<usize> {
+        let (game, pos) = (self.game, self.pos);
+        let side = pos.side();
+        let last = self.last_mover();
+        let c = &goal.condition;
+        let player = if c.about_pieces() {
+            let n = game.players.len();
+            (0..n)
+                .map(|i| (last + i) % n)
+                .find(|&p| goal.player.is_none_or(|q| q == p) && self.holds_for(c, p))?
+        } else {
+            let concerned = if matches!(c, Condition::Occupy { .. }) {
+                side
+            } else {
+                last
+            };
+            if goal.player.is_some_and(|q| q != concerned) || !self.holds_for(c, concerned) {
+                return None;
+            }
+            concerned
+        };
+        Some(player)
+    }
+
+    /// Whether condition `c` holds for `player`.
+    fn holds_for(&self, c: &Condition, player: usize) -> bool {
+        let (game, pos) = (self.game, self.pos);
+        let side = pos.side();
+        match c {
+            Condition::Checkmate => self.legal_moves == 0 && game.royal_attacked(pos, side),
+            Condition::Stalemate => self.legal_moves == 0 && !game.royal_attacked(pos, side),
+            Condition::NoMoves => self.legal_moves == 0,
+            Condition::Repetition(times) => pos.repetitions() + 1 >= *times,
+            Condition::NoProgress(plies) => pos.clock() >= *plies,
+            Condition::ColourBlocked => self.colour_blocked,
+            Condition::BareKing => bare(game, pos, side) && !bare(game, pos, player),
+            Condition::Full => game.topology.squares().all(|sq| !pos.cell(sq).is_empty()),
+            Condition::Passes(n) => {
+                let h = pos.history();
+                h.len() >= *n as usize
+                    && h[h.len() - *n as usize..].iter().all(|p| p.is_pass())
+            }
+            Condition::Line {
+                length,
+                exact,
+                dirs,
+                pieces,
+            } => has_line(game, pos, player, *length as usize, *exact, dirs, pieces),
+            Condition::Reach { zone, pieces } | Condition::Occupy { zone, pieces } => game
+                .topology
+                .squares()
+                .any(|sq| game.zones.contains(*zone, player, sq) && owns(game, pos, sq, player, pieces)),
+            Condition::Connect { from, to, dirs } => connected(game, pos, player, *from, *to, dirs),
+            Condition::Pieces {
+                pieces,
+                compare,
+                bound,
+            } => compare.holds(piece_count(pos, player, pieces), *bound),
+        }
+    }
+
+    /// The result when `goal` holds for `player`.
+    fn outcome(&self, goal: &Goal, player: usize) -> GameResult {
+        let game = self.game;
+        let reason = goal.condition.reason(game);
+        let n = game.players.len();
+        match goal.outcome {
             Outcome::Win => GameResult::Win {
-                winner: last,
-                reason: reason.to_string(),
+                winner: player,
+                reason,
             },
             Outcome::Loss => GameResult::Win {
-                winner: side,
-                reason: reason.to_string(),
+                winner: (player + 1) % n,
+                reason,
             },
-            Outcome::Draw => GameResult::Draw {
-                reason: reason.to_string(),
-            },
+            Outcome::Draw => GameResult::Draw { reason },
+            Outcome::MostPieces => {
+                let counts: Vec<u32> = (0..n)
+                    .map(|p| piece_count(self.pos, p, &[]))
+                    .collect();
+                let best = counts.iter().copied().max().unwrap_or(0);
+                let leaders: Vec<usize> = (0..n).filter(|p| counts[*p] == best).collect();
+                let tally = counts
+                    .iter()
+                    .map(|c| c.to_string())
+                    .collect::<Vec<_>>()
+                    .join("-");
+                match leaders.as_slice() {
+                    [winner] => GameResult::Win {
+                        winner: *winner,
+                        reason: format!("{reason}; most pieces, {tally}"),
+                    },
+                    _ => GameResult::Draw {
+                        reason: format!("{reason}; equal pieces, {tally}"),
+                    },
+                }
+            }
         }
-    };
-    if let (true, Some(o)) = (colour_blocked, g.colour_blocked) {
-        return Some(decide(o, "no piece of its colour can move"));
     }
-    if let Some(o) = g.bare_king
-        && bare(game, pos, side)
-        && !bare(game, pos, last)
-    {
-        return Some(decide(o, "bare king"));
-    }
-    if legal_moves == 0 {
-        let in_check = game.royal_attacked(pos, side);
-        return Some(match (in_check, g.checkmate, g.stalemate, g.no_moves) {
-            (true, Some(o), _, _) => decide(o, "checkmate"),
-            (false, _, Some(o), _) => decide(o, "stalemate"),
-            (_, _, _, Some(o)) => decide(o, "no legal moves"),
-            _ => GameResult::Draw {
-                reason: "no legal moves".into(),
-            },
-        });
-    }
-    if let Some((times, o)) = g.repetition
-        && pos.repetitions() + 1 >= times
-    {
-        return Some(decide(o, &format!("position repeated {times} times")));
-    }
-    if let Some((plies, o)) = g.no_progress
-        && pos.clock() >= plies
-    {
-        return Some(decide(o, &format!("{plies} plies without progress")));
-    }
-    None
 }
 
 /// True if `player` has no pieces but royal ones.
@@ -119,4 +203,96 @@ fn bare(game: &Game, pos: &Position, player: usize) -> bool {
         .enumerate()
         .filter(|(_, p)| !p.royal)
         .all(|(t, _)| pos.piece_bits(player, t).iter().all(|w| *w == 0))
+}
+
+/// Whether `sq` holds a piece of `player` of one of `pieces` (empty: any).
+fn owns(game: &Game, pos: &Position, sq: Square, player: usize, pieces: &[u16]) -> bool {
+    let cell = pos.cell(sq);
+    let info = game.cells.info(cell);
+    !cell.is_empty()
+        && info.piece != NO_PIECE
+        && !info.phantom
+        && info.owner as usize == player
+        && (pieces.is_empty() || pieces.contains(&info.piece))
+}
+
+/// How many pieces of `pieces` (empty: any) `player` has on the board.
+fn piece_count(pos: &Position, player: usize, pieces: &[u16]) -> u32 {
+    if pieces.is_empty() {
+        return squares_of(pos.owner_bits(player)).count() as u32;
+    }
+    pieces
+        .iter()
+        .map(|t| squares_of(pos.piece_bits(player, *t as usize)).count() as u32)
+        .sum()
+}
+
+/// Whether `player` has `length` (or with `exact`, exactly `length`)
+/// pieces in a row along one of `dirs`. A run is counted from its first
+/// square, so each run is measured once per direction.
+fn has_line(
+    game: &Game,
+    pos: &Position,
+    player: usize,
+    length: usize,
+    exact: bool,
+    dirs: &[Dir],
+    pieces: &[u16],
+) -> bool {
+    let topo = &game.topology;
+    let mine = |sq: Square| owns(game, pos, sq, player, pieces);
+    for sq in squares_of(pos.owner_bits(player)) {
+        if !mine(sq) {
+            continue;
+        }
+        for &d in dirs {
+            let back = topo.opposite(d).and_then(|o| topo.step(sq, o));
+            if back.is_some_and(mine) {
+                continue;
+            }
+            let mut run = 1;
+            let mut at = sq;
+            while let Some(next) = topo.step(at, d).filter(|s| mine(*s)) {
+                run += 1;
+                at = next;
+                if run > length && !exact {
+                    break;
+                }
+            }
+            if run == length || (!exact && run > length) {
+                return true;
+            }
+        }
+    }
+    false
+}
+
+/// Whether a chain of `player`'s pieces, each one step along `dirs` from
+/// the next, links a square of zone `from` to one of zone `to`.
+fn connected(game: &Game, pos: &Position, player: usize, from: usize, to: usize, dirs: &[Dir]) -> bool {
+    let topo = &game.topology;
+    let mine = |sq: Square| owns(game, pos, sq, player, &[]);
+    let mut seen = vec![false; topo.len()];
+    let mut stack: Vec<Square> = topo
+        .squares()
+        .filter(|sq| game.zones.contains(from, player, *sq) && mine(*sq))
+        .collect();
+    for sq in &stack {
+        seen[sq.index()] = true;
+    }
+    while let Some(sq) = stack.pop() {
+        if game.zones.contains(to, player, sq) {
+            return true;
+        }
+        for &d in dirs {
+            if let Some(next) = topo.step(sq, d)
+                && !seen[next.index()]
+                && mine(next)
+            {
+                seen[next.index()] = true;
+                stack.push(next);
+            }
+        }
+    }
+    false
 }

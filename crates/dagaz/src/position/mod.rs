@@ -36,6 +36,14 @@ pub struct Ply {
     pub took: u64,
 }
 
+impl Ply {
+    /// A pass: a real move (not a synthetic entry) that took nothing and
+    /// ended where it started, or moved nothing at all.
+    pub fn is_pass(&self) -> bool {
+        !self.synthetic && self.took == 0 && self.from == self.to
+    }
+}
+
 /// A position: board slots, bitsets per owner and piece, side, history.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Position {
