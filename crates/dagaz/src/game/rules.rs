@@ -390,16 +390,19 @@ fn directions<'w>(
     if rest.first() != Some(&"in") {
         return Ok((topo.all_dirs().to_vec(), rest));
     }
-    let letters = rest.get(1).ok_or("'in' needs direction letters, e.g. 'in +X'")?;
+    let letters = rest
+        .get(1)
+        .ok_or("'in' needs direction letters, e.g. 'in +X'")?;
     let mut dirs = Vec::new();
     for c in letters.chars() {
         let set: Vec<crate::board::Dir> = match c {
             '+' => topo.orthogonal().to_vec(),
             'X' => topo.diagonal().to_vec(),
             '*' => topo.all_dirs().to_vec(),
-            c => vec![topo
-                .dir(c)
-                .ok_or_else(|| format!("'{c}' is not a direction of this board"))?],
+            c => vec![
+                topo.dir(c)
+                    .ok_or_else(|| format!("'{c}' is not a direction of this board"))?,
+            ],
         };
         for d in set {
             if !dirs.contains(&d) {
@@ -455,16 +458,34 @@ mod tests {
             topology: &topo,
         };
         let g = |t: &str| parse_goal(t, &names);
-        assert_eq!(g("checkmate = win").unwrap().condition, Condition::Checkmate);
-        assert_eq!(g(" no_progress 100 = draw ").unwrap().condition, Condition::NoProgress(100));
+        assert_eq!(
+            g("checkmate = win").unwrap().condition,
+            Condition::Checkmate
+        );
+        assert_eq!(
+            g(" no_progress 100 = draw ").unwrap().condition,
+            Condition::NoProgress(100)
+        );
         let line = g("line 3 exact in + Stone = win").unwrap();
-        assert!(matches!(line.condition, Condition::Line { length: 3, exact: true, ref dirs, ref pieces } if dirs.len() == 4 && pieces == &[0]));
+        assert!(
+            matches!(line.condition, Condition::Line { length: 3, exact: true, ref dirs, ref pieces } if dirs.len() == 4 && pieces == &[0])
+        );
         let reach = g("Black: reach far King = win").unwrap();
         assert_eq!(reach.player, Some(1));
-        assert_eq!(reach.condition, Condition::Reach { zone: 0, pieces: vec![1] });
+        assert_eq!(
+            reach.condition,
+            Condition::Reach {
+                zone: 0,
+                pieces: vec![1]
+            }
+        );
         assert_eq!(
             g("pieces King < 1 = loss").unwrap().condition,
-            Condition::Pieces { pieces: vec![1], compare: Compare::Less, bound: 1 }
+            Condition::Pieces {
+                pieces: vec![1],
+                compare: Compare::Less,
+                bound: 1
+            }
         );
         assert_eq!(g("passes 2 = most").unwrap().outcome, Outcome::MostPieces);
         for bad in [

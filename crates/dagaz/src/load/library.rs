@@ -13,107 +13,48 @@ pub struct BuiltinGame {
     pub source: &'static str,
 }
 
-const GAMES: &[BuiltinGame] = &[
-    BuiltinGame {
-        name: "chess",
-        source: include_str!("../../../../games/chess.toml"),
-    },
-    BuiltinGame {
-        name: "shatranj",
-        source: include_str!("../../../../games/shatranj.toml"),
-    },
-    BuiltinGame {
-        name: "capablanca",
-        source: include_str!("../../../../games/capablanca.toml"),
-    },
-    BuiltinGame {
-        name: "grand",
-        source: include_str!("../../../../games/grand.toml"),
-    },
-    BuiltinGame {
-        name: "jetan",
-        source: include_str!("../../../../games/jetan.toml"),
-    },
-    BuiltinGame {
-        name: "raumschach",
-        source: include_str!("../../../../games/raumschach.toml"),
-    },
-    BuiltinGame {
-        name: "four-player-chess",
-        source: include_str!("../../../../games/four-player-chess.toml"),
-    },
-    BuiltinGame {
-        name: "xiangqi",
-        source: include_str!("../../../../games/xiangqi.toml"),
-    },
-    BuiltinGame {
-        name: "janggi",
-        source: include_str!("../../../../games/janggi.toml"),
-    },
-    BuiltinGame {
-        name: "shogi",
-        source: include_str!("../../../../games/shogi.toml"),
-    },
-    BuiltinGame {
-        name: "chu-shogi",
-        source: include_str!("../../../../games/chu-shogi.toml"),
-    },
-    BuiltinGame {
-        name: "ko-shogi-demo",
-        source: include_str!("../../../../games/ko-shogi-demo.toml"),
-    },
-    BuiltinGame {
-        name: "minishogi",
-        source: include_str!("../../../../games/minishogi.toml"),
-    },
-    BuiltinGame {
-        name: "checkers",
-        source: include_str!("../../../../games/checkers.toml"),
-    },
-    BuiltinGame {
-        name: "russian-draughts",
-        source: include_str!("../../../../games/russian-draughts.toml"),
-    },
-    BuiltinGame {
-        name: "international-draughts",
-        source: include_str!("../../../../games/international-draughts.toml"),
-    },
-    BuiltinGame {
-        name: "stavropol-checkers",
-        source: include_str!("../../../../games/stavropol-checkers.toml"),
-    },
-    BuiltinGame {
-        name: "turkish-draughts",
-        source: include_str!("../../../../games/turkish-draughts.toml"),
-    },
-    BuiltinGame {
-        name: "fanorona",
-        source: include_str!("../../../../games/fanorona.toml"),
-    },
-    BuiltinGame {
-        name: "kalah",
-        source: include_str!("../../../../games/kalah.toml"),
-    },
-    BuiltinGame {
-        name: "oware",
-        source: include_str!("../../../../games/oware.toml"),
-    },
-    BuiltinGame {
-        name: "lasca",
-        source: include_str!("../../../../games/lasca.toml"),
-    },
-    BuiltinGame {
-        name: "bashni",
-        source: include_str!("../../../../games/bashni.toml"),
-    },
-    BuiltinGame {
-        name: "ultima",
-        source: include_str!("../../../../games/ultima.toml"),
-    },
-    BuiltinGame {
-        name: "rithmomachia",
-        source: include_str!("../../../../games/rithmomachia.toml"),
-    },
+/// The game files of `games/`, compiled in, by the names `dagaz list`
+/// shows (each file is `games/<name>.toml`).
+macro_rules! library {
+    ($($name:literal),* $(,)?) => {
+        &[$(BuiltinGame {
+            name: $name,
+            source: include_str!(concat!("../../../../games/", $name, ".toml")),
+        }),*]
+    };
+}
+
+const GAMES: &[BuiltinGame] = library![
+    "chess",
+    "shatranj",
+    "capablanca",
+    "grand",
+    "jetan",
+    "raumschach",
+    "four-player-chess",
+    "xiangqi",
+    "janggi",
+    "shogi",
+    "chu-shogi",
+    "ko-shogi-demo",
+    "minishogi",
+    "checkers",
+    "russian-draughts",
+    "international-draughts",
+    "stavropol-checkers",
+    "turkish-draughts",
+    "fanorona",
+    "kalah",
+    "oware",
+    "lasca",
+    "bashni",
+    "ultima",
+    "rithmomachia",
+    "tic-tac-toe",
+    "connect-four",
+    "gomoku",
+    "breakthrough",
+    "clobber",
 ];
 
 /// All built-in games, by name.

@@ -134,8 +134,7 @@ impl Facts<'_> {
             Condition::Full => game.topology.squares().all(|sq| !pos.cell(sq).is_empty()),
             Condition::Passes(n) => {
                 let h = pos.history();
-                h.len() >= *n as usize
-                    && h[h.len() - *n as usize..].iter().all(|p| p.is_pass())
+                h.len() >= *n as usize && h[h.len() - *n as usize..].iter().all(|p| p.is_pass())
             }
             Condition::Line {
                 length,
@@ -143,10 +142,11 @@ impl Facts<'_> {
                 dirs,
                 pieces,
             } => has_line(game, pos, player, *length as usize, *exact, dirs, pieces),
-            Condition::Reach { zone, pieces } | Condition::Occupy { zone, pieces } => game
-                .topology
-                .squares()
-                .any(|sq| game.zones.contains(*zone, player, sq) && owns(game, pos, sq, player, pieces)),
+            Condition::Reach { zone, pieces } | Condition::Occupy { zone, pieces } => {
+                game.topology.squares().any(|sq| {
+                    game.zones.contains(*zone, player, sq) && owns(game, pos, sq, player, pieces)
+                })
+            }
             Condition::Connect { from, to, dirs } => connected(game, pos, player, *from, *to, dirs),
             Condition::Pieces {
                 pieces,
@@ -172,9 +172,7 @@ impl Facts<'_> {
             },
             Outcome::Draw => GameResult::Draw { reason },
             Outcome::MostPieces => {
-                let counts: Vec<u32> = (0..n)
-                    .map(|p| piece_count(self.pos, p, &[]))
-                    .collect();
+                let counts: Vec<u32> = (0..n).map(|p| piece_count(self.pos, p, &[])).collect();
                 let best = counts.iter().copied().max().unwrap_or(0);
                 let leaders: Vec<usize> = (0..n).filter(|p| counts[*p] == best).collect();
                 let tally = counts
@@ -269,7 +267,14 @@ fn has_line(
 
 /// Whether a chain of `player`'s pieces, each one step along `dirs` from
 /// the next, links a square of zone `from` to one of zone `to`.
-fn connected(game: &Game, pos: &Position, player: usize, from: usize, to: usize, dirs: &[Dir]) -> bool {
+fn connected(
+    game: &Game,
+    pos: &Position,
+    player: usize,
+    from: usize,
+    to: usize,
+    dirs: &[Dir],
+) -> bool {
     let topo = &game.topology;
     let mine = |sq: Square| owns(game, pos, sq, player, &[]);
     let mut seen = vec![false; topo.len()];

@@ -6,6 +6,7 @@
 mod common;
 
 mod ai;
+mod alignment;
 mod betza;
 mod chess_rules;
 mod chu_shogi;
