@@ -233,6 +233,7 @@ fn describe_game(game: &Game) -> GameDescription {
                 BoardStyle::Squares => "squares",
                 BoardStyle::Points => "points",
                 BoardStyle::Pits => "pits",
+                BoardStyle::Hexes => "hexes",
             },
             checkered: d.checkered,
             show_removed: d.show_removed,

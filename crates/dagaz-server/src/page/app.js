@@ -300,17 +300,21 @@ function layout(game) {
   const b = game.board;
   const cols = b.cols.length, rows = b.rows.length, levels = Math.max(1, b.levels.length);
   const margin = S * 0.6;
-  const levelWidth = cols * S + (levels > 1 ? S * 0.6 : 0);
+  // Hex boards: each row half a cell right of the one above, rows closer.
+  const hex = b.style === "hexes";
+  const shear = hex ? S * 0.5 : 0;
+  const dy = hex ? S * 0.866 : S;
+  const levelWidth = cols * S + (rows - 1) * shear + (levels > 1 ? S * 0.6 : 0);
   const width = margin + levels * levelWidth;
-  const height = rows * S + margin + (levels > 1 ? S * 0.5 : 0);
+  const height = (rows - 1) * dy + S + margin + (levels > 1 ? S * 0.5 : 0);
   const top = levels > 1 ? S * 0.5 : 0;
   const centre = (q) => {
     let c = q.col, r = q.row;
     if (view.flipped) { c = cols - 1 - c; r = rows - 1 - r; }
     const lv = view.flipped ? levels - 1 - q.level : q.level;
-    return [margin + lv * levelWidth + (c + 0.5) * S, top + (r + 0.5) * S];
+    return [margin + lv * levelWidth + (c + 0.5) * S + r * shear, top + r * dy + S / 2];
   };
-  return { cols, rows, levels, margin, levelWidth, width, height, top, centre };
+  return { cols, rows, levels, margin, levelWidth, width, height, top, centre, hex, dy };
 }
 
 function render() {
@@ -342,7 +346,17 @@ function drawBoard(svg, L) {
     if (b.levels.length > 1) {
       svg.append(s("text", { class: "coord", x: x0 + (L.cols * S) / 2, y: L.top / 2 }, `level ${b.levels[lv]}`));
     }
-    if (b.style === "points" || b.style === "pits") {
+    if (L.hex) {
+      for (const q of b.squares.filter((q) => q.level === lv)) {
+        const [x, y] = L.centre(q);
+        const r = S * 0.577;
+        const corners = [0, 1, 2, 3, 4, 5].map((i) => {
+          const a = (Math.PI / 3) * i + Math.PI / 6;
+          return `${(x + r * Math.cos(a)).toFixed(1)},${(y + r * Math.sin(a)).toFixed(1)}`;
+        });
+        svg.append(s("polygon", { class: "sq light hexcell", points: corners.join(" "), "data-square": q.name }));
+      }
+    } else if (b.style === "points" || b.style === "pits") {
       svg.append(s("rect", { class: "boardbg", x: x0, y: L.top, width: L.cols * S, height: L.rows * S, rx: S * 0.3 }));
     } else {
       for (let r = 0; r < L.rows; r++) {
@@ -363,14 +377,16 @@ function drawBoard(svg, L) {
       }
     }
     // Coordinates: columns below, rows on the left.
+    const bottom = view.flipped ? 0 : L.rows - 1;
     for (let c = 0; c < L.cols; c++) {
-      const [x] = L.centre({ col: c, row: 0, level: lv });
-      svg.append(s("text", { class: "coord", x, y: L.top + L.rows * S + L.margin / 2 }, b.cols[c]));
+      const [x, y] = L.centre({ col: c, row: bottom, level: lv });
+      svg.append(s("text", { class: "coord", x, y: y + S / 2 + L.margin / 2 }, b.cols[c]));
     }
     if (lv === (view.flipped ? L.levels - 1 : 0)) {
+      const left = view.flipped ? L.cols - 1 : 0;
       for (let r = 0; r < L.rows; r++) {
-        const [, y] = L.centre({ col: 0, row: r, level: lv });
-        svg.append(s("text", { class: "coord", x: L.margin / 2, y }, b.rows[r]));
+        const [x, y] = L.centre({ col: left, row: r, level: lv });
+        svg.append(s("text", { class: "coord", x: L.hex ? x - S * 0.8 : L.margin / 2, y }, b.rows[r]));
       }
     }
   }

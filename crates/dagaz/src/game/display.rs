@@ -13,6 +13,9 @@ pub enum BoardStyle {
     Points,
     /// Round pits holding a number of pieces (mancala on heap boards).
     Pits,
+    /// Hexagonal cells, each row shifted half a cell right of the row
+    /// above (Hex).
+    Hexes,
 }
 
 /// What a piece looks like.
@@ -72,9 +75,10 @@ impl Display {
             None | Some("squares") => BoardStyle::Squares,
             Some("points") => BoardStyle::Points,
             Some("pits") => BoardStyle::Pits,
+            Some("hexes") => BoardStyle::Hexes,
             Some(other) => {
                 return Err(format!(
-                    "display.style: unknown style '{other}'; use squares, points or pits"
+                    "display.style: unknown style '{other}'; use squares, points, pits or hexes"
                 ));
             }
         };

@@ -62,6 +62,11 @@ pub struct Branch {
     pub sets: Vec<(Square, Cell)>,
     /// The same player moves again after this move (Kalah's extra turn).
     pub again: bool,
+    /// The move ends on the cursor's square (the square where the moving
+    /// piece was put down becomes a landing): a move that places a piece
+    /// after moving one, as Amazons' arrow, is written and entered as
+    /// start, landing, arrow.
+    pub ends_here: bool,
 }
 
 impl Branch {
@@ -72,6 +77,7 @@ impl Branch {
             captures: Vec::new(),
             sets: Vec::new(),
             again: false,
+            ends_here: false,
         }
     }
 
@@ -90,6 +96,12 @@ impl Branch {
     /// The mover moves again after this move.
     pub fn again(mut self) -> Branch {
         self.again = true;
+        self
+    }
+
+    /// The move ends on the cursor's square (see [`Branch::ends_here`]).
+    pub fn ends_here(mut self) -> Branch {
+        self.ends_here = true;
         self
     }
 }

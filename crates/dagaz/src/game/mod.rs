@@ -129,6 +129,71 @@ pub struct Rules {
     /// Drops of these pieces may not give checkmate (shogi's uchifuzume).
     pub no_drop_mate: Vec<u16>,
     pub goals: Goals,
+    /// When the side to move may pass.
+    pub pass: PassRule,
+    /// Who moves when, if not each player in turn.
+    pub turns: Option<TurnOrder>,
+    /// While the side to move holds pieces in hand, it must drop one
+    /// (placement chess).
+    pub drops_first: bool,
+}
+
+/// When a player may pass (a move that changes nothing).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum PassRule {
+    /// Never (unless a piece's moves allow it).
+    #[default]
+    Never,
+    /// Always, besides the other moves.
+    Allowed,
+    /// Only when there is no other legal move (Reversi).
+    Forced,
+}
+
+/// A turn order other than each player in turn: an opening sequence, then
+/// a sequence repeated to the end (Marseillais chess, Connect6). The
+/// position's phase (`Position::phase`) is the index in `opening` followed
+/// by `repeat`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TurnOrder {
+    pub opening: Vec<usize>,
+    pub repeat: Vec<usize>,
+}
+
+impl TurnOrder {
+    /// The phase after `phase`.
+    pub fn next(&self, phase: u16) -> u16 {
+        let (o, r) = (self.opening.len(), self.repeat.len().max(1));
+        let next = phase as usize + 1;
+        if next < o {
+            next as u16
+        } else {
+            (o + (next - o) % r) as u16
+        }
+    }
+
+    /// The player who moves at `phase`.
+    pub fn player(&self, phase: u16) -> usize {
+        let (o, r) = (self.opening.len(), self.repeat.len().max(1));
+        let p = phase as usize;
+        if p < o {
+            self.opening[p]
+        } else {
+            self.repeat[(p - o) % r]
+        }
+    }
+
+    /// The first phase at which `player` moves after the opening (a
+    /// position string names only the side to move).
+    pub fn phase_of(&self, player: usize) -> Option<u16> {
+        let o = self.opening.len();
+        if o > 0 && self.opening[0] == player {
+            return Some(0);
+        }
+        (0..self.repeat.len())
+            .find(|&i| self.repeat[i] == player)
+            .map(|i| (o + i) as u16)
+    }
 }
 
 /// The form of a game's position strings.
@@ -352,10 +417,13 @@ impl Game {
                 .get(h.piece as usize)
                 .is_some_and(|p| p.resets_clock);
         let ep = self.en_passant_square(pos.side(), mv);
-        let next = if h.again {
-            pos.side()
-        } else {
-            self.next_player(pos.side())
+        let next = match (&self.rules.turns, h.again) {
+            (_, true) => (pos.side(), pos.phase()),
+            (None, false) => (self.next_player(pos.side()), 0),
+            (Some(order), false) => {
+                let phase = order.next(pos.phase());
+                (order.player(phase), phase)
+            }
         };
         pos.make(&self.cells, mv, next, resets, ep);
     }
@@ -383,16 +451,25 @@ impl Game {
             .any(|&t| pos.piece_bits(player, t as usize).iter().any(|w| *w != 0))
     }
 
-    /// Squares whose enemy pieces `mv` removes or replaces.
+    /// Squares whose enemy pieces `mv` removes or replaces. An enemy piece
+    /// that becomes the mover's off the move's path (Reversi's flipped
+    /// discs) is converted, not captured.
     pub fn captured_squares(&self, mv: MoveRef) -> Vec<Square> {
         let squares = self.topology.len();
         let owner = mv.header.player;
+        let on_path = |sq: u16| {
+            mv.header.from().is_some_and(|s| s.0 == sq)
+                || mv.header.to().is_some_and(|s| s.0 == sq)
+                || mv.landings.iter().any(|s| s.0 == sq)
+        };
         mv.changes
             .iter()
             .filter(|c| (c.slot as usize) < squares && !c.old.is_empty())
             .filter(|c| {
                 let old = self.cells.info(c.old);
-                old.owner != owner && self.cells.info(c.new) != old
+                let new = self.cells.info(c.new);
+                let converted = !c.new.is_empty() && new.owner == owner && !on_path(c.slot);
+                old.owner != owner && new != old && !converted
             })
             .map(|c| Square(c.slot))
             .collect()

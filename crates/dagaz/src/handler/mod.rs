@@ -25,6 +25,7 @@
 
 mod builtin;
 mod chu;
+mod conversion;
 pub use chu::lion_mask;
 mod elimination;
 mod janggi;
@@ -55,6 +56,7 @@ impl HandlerRegistry {
         rithmomachia::register(&mut r);
         janggi::register(&mut r);
         chu::register(&mut r);
+        conversion::register(&mut r);
         jetan::register(&mut r);
         elimination::register(&mut r);
         r
@@ -78,6 +80,7 @@ impl HandlerRegistry {
             .or_else(|| ultima::with_argument(name))
             .or_else(|| rithmomachia::with_argument(name))
             .or_else(|| janggi::with_argument(name))
+            .or_else(|| conversion::with_argument(name))
     }
 
     /// The end rule of this name (`Ok(None)`: none such), or why its
@@ -96,6 +99,7 @@ impl HandlerRegistry {
             "coordinate:<Piece>",
             "has_part:<Piece>",
             "not_piece:<Piece>",
+            "place:<Piece>",
         ])
     }
 

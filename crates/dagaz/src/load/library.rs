@@ -55,6 +55,10 @@ const GAMES: &[BuiltinGame] = library![
     "gomoku",
     "breakthrough",
     "clobber",
+    "hex",
+    "reversi",
+    "ataxx",
+    "amazons",
 ];
 
 /// All built-in games, by name.

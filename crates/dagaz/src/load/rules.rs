@@ -4,6 +4,7 @@
 
 use super::spec::*;
 use super::*;
+use crate::game::{PassRule, TurnOrder};
 
 impl Loader<'_> {
     pub(super) fn handlers(
@@ -82,6 +83,7 @@ impl Loader<'_> {
     }
 
     pub(super) fn rules(&mut self, r: &RulesSection, names: &GoalNames) -> Rules {
+        let players = names.players;
         let mut goals = Goals::default();
         for g in &r.goals {
             match parse_goal(g.get_ref(), names) {
@@ -131,7 +133,63 @@ impl Loader<'_> {
                 })
                 .collect(),
             goals,
+            pass: self.pass_rule(r),
+            turns: self.turns(r, players),
+            drops_first: r.drops_first,
         }
+    }
+
+    fn pass_rule(&mut self, r: &RulesSection) -> PassRule {
+        match r.pass.as_ref().map(|p| (p.get_ref().as_str(), p.span())) {
+            None => PassRule::Never,
+            Some(("allowed", _)) => PassRule::Allowed,
+            Some(("forced", _)) => PassRule::Forced,
+            Some((other, span)) => {
+                self.error(
+                    format!("rules.pass: '{other}' is not \"allowed\" or \"forced\""),
+                    Some(span),
+                    "here",
+                );
+                PassRule::Never
+            }
+        }
+    }
+
+    fn turns(&mut self, r: &RulesSection, players: &[String]) -> Option<TurnOrder> {
+        let spec = r.turns.as_ref()?;
+        let (opening, repeat) = match spec.get_ref() {
+            TurnsSpec::Cycle(list) => (&[][..], &list[..]),
+            TurnsSpec::Parts { opening, repeat } => (&opening[..], &repeat[..]),
+        };
+        let mut index = |names: &[String]| -> Vec<usize> {
+            names
+                .iter()
+                .filter_map(|n| {
+                    let found = players.iter().position(|p| p == n);
+                    if found.is_none() {
+                        self.error(
+                            format!("rules.turns: '{n}' is not a player"),
+                            Some(spec.span()),
+                            "here",
+                        );
+                    }
+                    found
+                })
+                .collect()
+        };
+        let order = TurnOrder {
+            opening: index(opening),
+            repeat: index(repeat),
+        };
+        if order.repeat.is_empty() {
+            self.error(
+                "rules.turns: the repeated part names no player",
+                Some(spec.span()),
+                "here",
+            );
+            return None;
+        }
+        Some(order)
     }
 
     pub(super) fn fen_config(

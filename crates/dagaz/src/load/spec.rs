@@ -184,6 +184,27 @@ pub(super) struct RulesSection {
     pub(super) no_drop_mate: Vec<Spanned<String>>,
     #[serde(default)]
     pub(super) goals: Vec<Spanned<String>>,
+    /// `"allowed"` or `"forced"` (only when there is no other move).
+    pub(super) pass: Option<Spanned<String>>,
+    /// Who moves when: a repeating list of players, or a table with an
+    /// `opening` and a `repeat` part.
+    pub(super) turns: Option<Spanned<TurnsSpec>>,
+    /// While the side to move holds pieces in hand, it must drop one.
+    #[serde(default)]
+    pub(super) drops_first: bool,
+}
+
+/// `turns = ["White", "Black", "Black", "White"]` or
+/// `turns = { opening = ["Black"], repeat = ["White", "White", "Black", "Black"] }`.
+#[derive(Deserialize)]
+#[serde(untagged)]
+pub(super) enum TurnsSpec {
+    Cycle(Vec<String>),
+    Parts {
+        #[serde(default)]
+        opening: Vec<String>,
+        repeat: Vec<String>,
+    },
 }
 
 #[derive(Deserialize, Default)]

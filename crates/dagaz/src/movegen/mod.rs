@@ -12,8 +12,8 @@ pub use validity::check_position;
 pub use vm::GenError;
 
 use crate::board::Square;
-use crate::game::{Game, MaximumCapture};
-use crate::position::{Move, MoveList, MoveRef, NO_PIECE, Position, squares_of};
+use crate::game::{Game, MaximumCapture, PassRule};
+use crate::position::{Move, MoveHeader, MoveList, MoveRef, NO_PIECE, Position, squares_of};
 use attack::ReadSet;
 use vm::{Env, Mode, Vm};
 
@@ -59,14 +59,17 @@ impl Generator {
         }
         let side = pos.side();
         // Normally only the side to move's pieces move; with `move_any_piece`
-        // every piece does, each as its owner would move it.
+        // every piece does, each as its owner would move it. With
+        // `drops_first`, a player holding pieces only drops.
         let owners = if game.rules.move_any_piece {
             0..game.players.len()
         } else {
             side..side + 1
         };
-        for owner in owners {
-            self.run_pieces_of(game, pos, owner, out)?;
+        if !(game.rules.drops_first && holds_pieces(game, pos, side)) {
+            for owner in owners {
+                self.run_pieces_of(game, pos, owner, out)?;
+            }
         }
         self.run_drops(game, pos, side, out)
     }
@@ -249,6 +252,16 @@ impl Generator {
         if let Some(rule) = game.end_rule.as_ref().filter(|r| r.adds_moves()) {
             rule.complete(game, pos, out);
         }
+        let pass = match game.rules.pass {
+            PassRule::Never => false,
+            PassRule::Allowed => true,
+            PassRule::Forced => out.is_empty(),
+        };
+        if pass {
+            let mut header = MoveHeader::new(NO_PIECE, None, None, 0);
+            header.player = pos.side() as u8;
+            out.push(header, &[], &[]);
+        }
         Ok(())
     }
 
@@ -288,7 +301,8 @@ impl Generator {
     /// plus a royal-safety test after each move, with no rule that
     /// compares moves with each other.
     fn streaming(game: &Game) -> bool {
-        !game.rules.capture_priority
+        game.rules.pass == PassRule::Never
+            && !game.rules.capture_priority
             && !game.uses_priorities
             && game.rules.maximum_capture.is_none()
             && game.rules.no_drop_mate.is_empty()
@@ -311,6 +325,11 @@ impl Generator {
         self.vm.distinct_paths = keep;
         self.vm.distinct_landings = keep;
     }
+}
+
+/// Whether `player` holds any piece in hand.
+fn holds_pieces(game: &Game, pos: &Position, player: usize) -> bool {
+    game.has_hands() && (0..game.pieces.len() as u16).any(|t| game.in_hand(pos, player, t) > 0)
 }
 
 /// Total value of the enemy pieces a move removes or replaces.

@@ -9,7 +9,7 @@ mod zobrist;
 
 pub use cell::{Cell, CellInfo, CellTable, NO_PIECE};
 pub use moves::{Move, MoveHeader, MoveList, MoveRef};
-pub use zobrist::{ep_key, side_key, slot_key};
+pub use zobrist::{ep_key, phase_key, side_key, slot_key};
 
 use crate::board::Square;
 
@@ -29,6 +29,7 @@ pub struct Ply {
     pub fullmove_before: u32,
     pub ep_before: Option<Square>,
     pub side_before: u8,
+    pub phase_before: u16,
     /// Set for entries that only describe a move made before the position
     /// was set up (the en passant field of a FEN); they cannot be undone.
     pub synthetic: bool,
@@ -61,6 +62,9 @@ pub struct Position {
     fullmove: u32,
     /// The en passant square currently folded into the hash.
     ep: Option<Square>,
+    /// Where the game's turn order stands (`game::TurnOrder`); 0 in games
+    /// that alternate.
+    phase: u16,
     history: Vec<Ply>,
 }
 
@@ -89,6 +93,7 @@ impl Position {
             clock: 0,
             fullmove: 1,
             ep: None,
+            phase: 0,
             history: Vec::new(),
         }
     }
@@ -197,6 +202,17 @@ impl Position {
         self.ep
     }
 
+    /// Where the game's turn order stands (0 in games that alternate).
+    pub fn phase(&self) -> u16 {
+        self.phase
+    }
+
+    /// Sets the turn-order phase (reading a position string).
+    pub fn set_phase(&mut self, phase: u16) {
+        self.hash ^= phase_key(self.phase) ^ phase_key(phase);
+        self.phase = phase;
+    }
+
     /// Records a move made before this position was set up (FEN import).
     pub fn push_synthetic(
         &mut self,
@@ -216,6 +232,7 @@ impl Position {
             fullmove_before: self.fullmove,
             ep_before: self.ep,
             side_before: self.side,
+            phase_before: self.phase,
             synthetic: true,
             took: 0,
         });
@@ -241,14 +258,14 @@ impl Position {
         self.ep = ep;
     }
 
-    /// Applies a move. `next` is the player who moves next; `resets_clock`
-    /// says whether the halfmove clock restarts; `ep` is the new en passant
-    /// square folded into the hash.
+    /// Applies a move. `next` is the player who moves next (at turn-order
+    /// phase `next_phase`); `resets_clock` says whether the halfmove clock
+    /// restarts; `ep` is the new en passant square folded into the hash.
     pub fn make(
         &mut self,
         table: &CellTable,
         mv: MoveRef,
-        next: usize,
+        (next, next_phase): (usize, u16),
         resets_clock: bool,
         ep: Option<Square>,
     ) {
@@ -274,6 +291,7 @@ impl Position {
             fullmove_before: self.fullmove,
             ep_before: self.ep,
             side_before: self.side,
+            phase_before: self.phase,
             synthetic: false,
             took,
         });
@@ -287,6 +305,10 @@ impl Position {
         }
         self.hash ^= side_key(self.side as usize) ^ side_key(next);
         self.side = next as u8;
+        if next_phase != self.phase {
+            self.hash ^= phase_key(self.phase) ^ phase_key(next_phase);
+            self.phase = next_phase;
+        }
         self.set_ep(ep);
     }
 
@@ -303,6 +325,7 @@ impl Position {
         self.fullmove = ply.fullmove_before;
         self.ep = ply.ep_before;
         self.side = ply.side_before;
+        self.phase = ply.phase_before;
     }
 
     /// The hash computed from scratch; equals [`Position::hash`] when the
@@ -315,7 +338,7 @@ impl Position {
         if let Some(sq) = self.ep {
             h ^= ep_key(sq);
         }
-        h
+        h ^ phase_key(self.phase)
     }
 
     /// How many earlier positions (within the reversible stretch since the

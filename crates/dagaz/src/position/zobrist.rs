@@ -29,6 +29,19 @@ pub fn side_key(side: usize) -> u64 {
     mix(SIDE_TAG.wrapping_add(side as u64))
 }
 
+const PHASE_TAG: u64 = 0x8EBC_6AF0_9C88_C6E3;
+
+/// Key of the turn-order phase (`Position::phase`); phase 0 has key 0, so
+/// games without a turn order hash as before.
+#[inline]
+pub fn phase_key(phase: u16) -> u64 {
+    if phase == 0 {
+        0
+    } else {
+        mix(PHASE_TAG.wrapping_add(phase as u64))
+    }
+}
+
 /// Key of an en passant square.
 #[inline]
 pub fn ep_key(sq: crate::board::Square) -> u64 {

@@ -27,12 +27,21 @@ pub fn read_position(
     text: &str,
     setup: Option<&Position>,
 ) -> Result<Position, FenError> {
-    match game.fen.format {
+    let mut pos = match game.fen.format {
         PositionFormat::Fen => fen::parse(game, text, setup),
         PositionFormat::Pdn { man, king } => pdn::parse(game, text, man, king),
         PositionFormat::Sfen => sfen::parse(game, text),
         PositionFormat::Counts => counts::parse(game, text),
+    }?;
+    // A position string names the side to move, not where the turn order
+    // stands: the first phase at which that side moves.
+    if let Some(order) = &game.rules.turns {
+        let phase = order
+            .phase_of(pos.side())
+            .ok_or_else(|| fen::fail(text, "the turn order never gives this side the move"))?;
+        pos.set_phase(phase);
     }
+    Ok(pos)
 }
 
 impl Game {

@@ -80,6 +80,9 @@ fn implied(game: &Game, points: &[Square], sq: Square) -> bool {
 fn short_text(game: &Game, mv: MoveRef) -> String {
     let topo = &game.topology;
     let h = mv.header;
+    if h.from().is_none() && h.to().is_none() && mv.landings.is_empty() {
+        return "pass".to_string();
+    }
     let mut out = String::new();
     match h.from() {
         Some(from) => out += topo.name(from),

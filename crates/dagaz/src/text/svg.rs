@@ -22,11 +22,15 @@ pub fn draw(game: &Game, pos: &Position) -> String {
     let grid = topo.grid();
     let (cols, rows) = (grid.cols.len().max(1), grid.rows.len().max(1));
     let levels = grid.levels.len().max(1);
-    let board_width = (levels * cols) as f64 * S + (levels - 1) as f64 * S * 0.5;
+    // Hex boards: each row half a cell right of the one above, rows closer.
+    let hex = game.display.style == BoardStyle::Hexes;
+    let (shear, dy) = if hex { (S * 0.5, S * 0.866) } else { (0.0, S) };
+    let level_width = cols as f64 * S + (rows - 1) as f64 * shear;
+    let board_width = levels as f64 * level_width + (levels - 1) as f64 * S * 0.5;
     let hands = game.has_hands();
     let hand_height = if hands { S * 0.8 } else { 0.0 };
     let width = board_width + 2.0 * MARGIN;
-    let height = rows as f64 * S + 2.0 * MARGIN + 2.0 * hand_height;
+    let height = (rows - 1) as f64 * dy + S + 2.0 * MARGIN + 2.0 * hand_height;
     let mut out = format!(
         "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 {width:.0} {height:.0}\" \
          width=\"{width:.0}\" height=\"{height:.0}\" font-family=\"sans-serif\">\n"
@@ -37,14 +41,14 @@ pub fn draw(game: &Game, pos: &Position) -> String {
     );
     let origin = |sq: Square| -> (f64, f64) {
         let c = topo.coords(sq);
-        let level_x = c.level as f64 * (cols as f64 * S + S * 0.5);
+        let level_x = c.level as f64 * (level_width + S * 0.5);
         (
-            MARGIN + level_x + c.col as f64 * S,
-            MARGIN + hand_height + c.row as f64 * S,
+            MARGIN + level_x + c.col as f64 * S + c.row as f64 * shear,
+            MARGIN + hand_height + c.row as f64 * dy,
         )
     };
     board(game, &mut out, &origin);
-    labels(game, &mut out, hand_height);
+    labels(game, &mut out, &origin);
     for sq in topo.squares() {
         let (x, y) = origin(sq);
         square_contents(game, pos, sq, x + S / 2.0, y + S / 2.0, &mut out);
@@ -80,6 +84,20 @@ fn board(game: &Game, out: &mut String, origin: &dyn Fn(Square) -> (f64, f64)) {
                     y + S / 2.0
                 );
             }
+            BoardStyle::Hexes => {
+                let (cx, cy, r) = (x + S / 2.0, y + S / 2.0, S * 0.577);
+                let corners: Vec<String> = (0..6)
+                    .map(|i| {
+                        let a = std::f64::consts::PI / 3.0 * i as f64 + std::f64::consts::PI / 6.0;
+                        format!("{:.1},{:.1}", cx + r * a.cos(), cy + r * a.sin())
+                    })
+                    .collect();
+                let _ = writeln!(
+                    out,
+                    "<polygon points=\"{}\" fill=\"#e8d3a6\" stroke=\"#8b6f4e\"/>",
+                    corners.join(" ")
+                );
+            }
             BoardStyle::Pits => {
                 let _ = writeln!(
                     out,
@@ -105,26 +123,40 @@ fn board(game: &Game, out: &mut String, origin: &dyn Fn(Square) -> (f64, f64)) {
     }
 }
 
-/// Row names on the left, column names below (of the first level).
-fn labels(game: &Game, out: &mut String, hand_height: f64) {
-    let grid = game.topology.grid();
-    for (r, name) in grid.rows.iter().enumerate() {
-        let y = MARGIN + hand_height + (r as f64 + 0.5) * S + 4.0;
-        let _ = writeln!(
-            out,
-            "<text x=\"{:.1}\" y=\"{y:.1}\" font-size=\"11\" text-anchor=\"middle\" fill=\"#5a4a32\">{}</text>",
-            MARGIN / 2.0,
-            escape(name)
-        );
-    }
-    let y = MARGIN + hand_height + grid.rows.len() as f64 * S + 14.0;
-    for (c, name) in grid.cols.iter().enumerate() {
-        let x = MARGIN + (c as f64 + 0.5) * S;
-        let _ = writeln!(
-            out,
-            "<text x=\"{x:.1}\" y=\"{y:.1}\" font-size=\"11\" text-anchor=\"middle\" fill=\"#5a4a32\">{}</text>",
-            escape(name)
-        );
+/// Row names left of each row's first square, column names below the
+/// last row (of the first level).
+fn labels(game: &Game, out: &mut String, origin: &dyn Fn(Square) -> (f64, f64)) {
+    let topo = &game.topology;
+    let grid = topo.grid();
+    let last_row = grid.rows.len().saturating_sub(1) as i32;
+    for sq in topo.squares() {
+        let c = topo.coords(sq);
+        if c.level != 0 {
+            continue;
+        }
+        let (x, y) = origin(sq);
+        if c.col == 0
+            && let Some(name) = grid.rows.get(c.row as usize)
+        {
+            let _ = writeln!(
+                out,
+                "<text x=\"{:.1}\" y=\"{:.1}\" font-size=\"11\" text-anchor=\"middle\" fill=\"#5a4a32\">{}</text>",
+                x - MARGIN / 2.0,
+                y + S / 2.0 + 4.0,
+                escape(name)
+            );
+        }
+        if c.row == last_row
+            && let Some(name) = grid.cols.get(c.col as usize)
+        {
+            let _ = writeln!(
+                out,
+                "<text x=\"{:.1}\" y=\"{:.1}\" font-size=\"11\" text-anchor=\"middle\" fill=\"#5a4a32\">{}</text>",
+                x + S / 2.0,
+                y + S + 14.0,
+                escape(name)
+            );
+        }
     }
 }
 

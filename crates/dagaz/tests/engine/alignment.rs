@@ -161,3 +161,54 @@ fn clobber_moves_only_by_taking_and_who_cannot_move_loses() {
         other => panic!("{other:?}"),
     }
 }
+
+#[test]
+fn hex_chains_link_a_players_edges() {
+    let game = load_game("hex").unwrap();
+    assert_eq!(
+        common::moves_in(&game, &mut game.initial_position()).len(),
+        121
+    );
+    let result = |fen: &str| {
+        let mut pos = common::position(&game, fen);
+        Generator::new().result(&game, &mut pos).unwrap()
+    };
+    // Red down the a-file: top edge to bottom edge.
+    let red = format!("S10/{} b 50S50s 11", ["S9s"; 10].join("/"));
+    match result(&red) {
+        Some(GameResult::Win { winner: 0, reason }) => {
+            assert_eq!(reason, "connected first_edge and second_edge")
+        }
+        other => panic!("{other:?}"),
+    }
+    // Blue across row 6; Red's top row links nothing.
+    match result("SSSSSSSSSSS/11/11/11/11/sssssssssss/11/11/11/11/11 r 50S49s 12") {
+        Some(GameResult::Win { winner: 1, .. }) => {}
+        other => panic!("{other:?}"),
+    }
+    // A zigzag along the board's own diagonal (R: south-west) links too;
+    // a chain broken by one cell does not.
+    let zigzag = "10S/9SS/11/11/11/11/11/11/11/11/11 b 58S61s 2";
+    assert_eq!(result(zigzag), None);
+    let diagonal: Vec<String> = (0..11)
+        .map(|r| {
+            let col = 10 - r;
+            let before = if col > 0 {
+                col.to_string()
+            } else {
+                String::new()
+            };
+            let after = if col < 10 {
+                (10 - col).to_string()
+            } else {
+                String::new()
+            };
+            format!("{before}S{after}")
+        })
+        .collect();
+    let fen = format!("{} b 50S61s 2", diagonal.join("/"));
+    assert!(
+        matches!(result(&fen), Some(GameResult::Win { winner: 0, .. })),
+        "{fen}"
+    );
+}

@@ -15,6 +15,7 @@ mod draughts_rules;
 mod errors;
 mod family_perft;
 mod fanorona;
+mod flips;
 mod four_player;
 mod fuzz;
 mod handler_api;

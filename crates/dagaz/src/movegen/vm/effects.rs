@@ -260,6 +260,14 @@ impl Vm {
                         self.again = true;
                     }
                     *cursor = b.cursor;
+                    if b.ends_here {
+                        if self.mover_drop != NONE {
+                            self.landings.push(Square(self.mover_drop));
+                            self.log.push(Undo::Landing);
+                        }
+                        self.log.push(Undo::MoverDrop(self.mover_drop));
+                        self.mover_drop = cursor.0;
+                    }
                     Some(added)
                 } else {
                     None
