@@ -290,9 +290,14 @@ fn start(game: &Game, fen_text: Option<&str>) -> Result<Position, String> {
 fn list() -> CliResult {
     for g in builtin_games() {
         match load_str(g.source, g.name, g.name) {
-            Ok(game) => say!("{:<12} {}", g.name, game.description),
+            Ok(game) => {
+                say!("{:<24} {}", g.name, game.description);
+                for (variant, description) in &game.variants {
+                    say!("  {:<22} {description}", format!("{}:{variant}", g.name));
+                }
+            }
             Err(e) => say!(
-                "{:<12} (does not load: {})",
+                "{:<24} (does not load: {})",
                 g.name,
                 e.diagnostics.first().map_or("", |d| &d.message)
             ),

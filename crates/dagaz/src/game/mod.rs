@@ -136,6 +136,8 @@ pub struct Rules {
     /// While the side to move holds pieces in hand, it must drop one
     /// (placement chess).
     pub drops_first: bool,
+    /// A move may not attack an enemy royal piece (racing kings).
+    pub no_checks: bool,
 }
 
 /// When a player may pass (a move that changes nothing).
@@ -442,6 +444,12 @@ impl Game {
         let north = self.players[side].north?;
         let mid = self.topology.step(from, north)?;
         (self.topology.step(mid, north) == Some(to)).then_some(mid)
+    }
+
+    /// Whether the moves' `gives_check` must be known: some goal counts
+    /// checks, or the rules forbid them.
+    pub fn watches_checks(&self) -> bool {
+        self.rules.no_checks || self.rules.goals.counts_checks()
     }
 
     /// True if `player` has a royal piece on the board.

@@ -76,6 +76,8 @@ pub enum Condition {
     Full,
     /// The last n moves were passes.
     Passes(u32),
+    /// The player has given check n times (three-check).
+    Checks(u32),
     /// `length` (or, `exact`, exactly `length`) of the player's pieces in a
     /// row along one of `dirs` (each given with or without its opposite),
     /// of the types `pieces` (empty: any).
@@ -117,7 +119,20 @@ impl Condition {
                 | Condition::Reach { .. }
                 | Condition::Connect { .. }
                 | Condition::Pieces { .. }
+                | Condition::Checks(_)
         )
+    }
+
+    /// Whether the condition ends the game the moment it holds, so that a
+    /// position where it holds has no legal moves: the conditions on the
+    /// pieces, a full board, passes. (Checkmate, repetition and the like
+    /// are about the moves themselves, or are claims.)
+    pub fn immediate(&self) -> bool {
+        self.about_pieces()
+            || matches!(
+                self,
+                Condition::Occupy { .. } | Condition::Full | Condition::Passes(_)
+            )
     }
 
     /// A short name for results ("checkmate", "3 in a row").
@@ -133,6 +148,7 @@ impl Condition {
             Condition::BareKing => "bare king".into(),
             Condition::Full => "the board is full".into(),
             Condition::Passes(n) => format!("{n} passes in a row"),
+            Condition::Checks(n) => format!("{n} checks"),
             Condition::Line { length, exact, .. } => {
                 format!("{}{length} in a row", if *exact { "exactly " } else { "" })
             }
@@ -178,6 +194,18 @@ pub struct Goals {
 }
 
 impl Goals {
+    /// Whether some goal ends the game at once ([`Condition::immediate`]).
+    pub fn has_immediate(&self) -> bool {
+        self.list.iter().any(|g| g.condition.immediate())
+    }
+
+    /// Whether some goal counts checks.
+    pub fn counts_checks(&self) -> bool {
+        self.list
+            .iter()
+            .any(|g| matches!(g.condition, Condition::Checks(_)))
+    }
+
     /// Whether some goal needs to know if the side to move's pieces are all
     /// blocked (see `Generator::result_given`).
     pub fn needs_colour_blocked(&self) -> bool {
@@ -310,6 +338,10 @@ fn parse_condition(words: &[&str], text: &str, names: &GoalNames) -> Result<Cond
             no_more(&rest[rest.len().min(1)..], first)?;
             Ok(Condition::Passes(count(rest.first(), first)?))
         }
+        "checks" => {
+            no_more(&rest[rest.len().min(1)..], first)?;
+            Ok(Condition::Checks(count(rest.first(), first)?))
+        }
         "line" => parse_line(rest, names),
         "reach" | "occupy" => {
             let zone = zone_named(rest.first(), first, names)?;
@@ -329,7 +361,7 @@ fn parse_condition(words: &[&str], text: &str, names: &GoalNames) -> Result<Cond
         }
         "pieces" => parse_pieces(rest, names),
         _ => Err(format!(
-            "unknown condition '{text}': use checkmate, stalemate, no_moves, colour_blocked, bare_king, full, repetition N, no_progress N, passes N, line N, reach ZONE, occupy ZONE, connect ZONE ZONE or pieces OP N"
+            "unknown condition '{text}': use checkmate, stalemate, no_moves, colour_blocked, bare_king, full, repetition N, no_progress N, passes N, checks N, line N, reach ZONE, occupy ZONE, connect ZONE ZONE or pieces OP N"
         )),
     }
 }

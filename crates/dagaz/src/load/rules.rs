@@ -136,6 +136,7 @@ impl Loader<'_> {
             pass: self.pass_rule(r),
             turns: self.turns(r, players),
             drops_first: r.drops_first,
+            no_checks: r.no_checks,
         }
     }
 

@@ -192,6 +192,9 @@ pub(super) struct RulesSection {
     /// While the side to move holds pieces in hand, it must drop one.
     #[serde(default)]
     pub(super) drops_first: bool,
+    /// A move may not attack an enemy royal piece.
+    #[serde(default)]
+    pub(super) no_checks: bool,
 }
 
 /// `turns = ["White", "Black", "Black", "White"]` or

@@ -194,6 +194,11 @@ impl Generator {
         pos: &mut Position,
         out: &mut MoveList,
     ) -> Result<(), GenError> {
+        if game.rules.goals.has_immediate() && outcome::immediate(game, pos).is_some() {
+            // The game is over: a line was made, a zone reached, ….
+            out.clear();
+            return Ok(());
+        }
         let guard = RoyalGuard::new(game, pos);
         let seeds = guard.as_ref().map_or(&[][..], |g| g.seeds());
         self.pseudo_legal_seeded(game, pos, out, seeds)?;
@@ -252,6 +257,9 @@ impl Generator {
         if let Some(rule) = game.end_rule.as_ref().filter(|r| r.adds_moves()) {
             rule.complete(game, pos, out);
         }
+        if game.watches_checks() {
+            self.mark_checks(game, pos, out);
+        }
         let pass = match game.rules.pass {
             PassRule::Never => false,
             PassRule::Allowed => true,
@@ -263,6 +271,25 @@ impl Generator {
             out.push(header, &[], &[]);
         }
         Ok(())
+    }
+
+    /// Sets `gives_check` on the moves that attack another player's royal
+    /// piece, and with `no_checks` removes them.
+    fn mark_checks(&mut self, game: &Game, pos: &mut Position, out: &mut MoveList) {
+        let mover = pos.side();
+        self.keep.clear();
+        for i in 0..out.len() {
+            let mv = out.get(i);
+            game.make(pos, mv);
+            let check = (0..game.players.len())
+                .filter(|p| *p != mover)
+                .any(|p| game.royal_attacked(pos, p));
+            game.undo(pos, mv);
+            out.header_mut(i).gives_check = check;
+            self.keep.push(!(check && game.rules.no_checks));
+        }
+        let keep = &self.keep;
+        out.retain_indices(|i| keep[i]);
     }
 
     /// Removes drops that checkmate, of the pieces the rules name.
@@ -302,6 +329,8 @@ impl Generator {
     /// compares moves with each other.
     fn streaming(game: &Game) -> bool {
         game.rules.pass == PassRule::Never
+            && !game.watches_checks()
+            && !game.rules.goals.has_immediate()
             && !game.rules.capture_priority
             && !game.uses_priorities
             && game.rules.maximum_capture.is_none()

@@ -63,13 +63,16 @@ fn decide(
     {
         return Some(result);
     }
+    if let Some(result) = immediate(game, pos) {
+        return Some(result);
+    }
     let facts = Facts {
         game,
         pos,
         legal_moves,
         colour_blocked,
     };
-    for goal in &game.rules.goals.list {
+    for goal in game.rules.goals.list.iter().filter(|g| !g.condition.immediate()) {
         if let Some(player) = facts.concerned(goal) {
             return Some(facts.outcome(goal, player));
         }
@@ -77,6 +80,24 @@ fn decide(
     (legal_moves == 0).then(|| GameResult::Draw {
         reason: "no legal moves".into(),
     })
+}
+
+/// The result of the first goal, in file order, that ends the game at once
+/// ([`Condition::immediate`]) and holds in `pos`. A position decided so
+/// has no legal moves.
+pub(super) fn immediate(game: &Game, pos: &Position) -> Option<GameResult> {
+    let facts = Facts {
+        game,
+        pos,
+        legal_moves: usize::MAX,
+        colour_blocked: false,
+    };
+    game.rules
+        .goals
+        .list
+        .iter()
+        .filter(|g| g.condition.immediate())
+        .find_map(|goal| facts.concerned(goal).map(|p| facts.outcome(goal, p)))
 }
 
 /// What the goals are evaluated against.
@@ -135,6 +156,14 @@ impl Facts<'_> {
             Condition::Passes(n) => {
                 let h = pos.history();
                 h.len() >= *n as usize && h[h.len() - *n as usize..].iter().all(|p| p.is_pass())
+            }
+            Condition::Checks(n) => {
+                let given = pos
+                    .history()
+                    .iter()
+                    .filter(|p| p.check && p.player as usize == player)
+                    .count();
+                given >= *n as usize
             }
             Condition::Line {
                 length,

@@ -35,6 +35,8 @@ pub struct Ply {
     pub synthetic: bool,
     /// The types (below 64) of the enemy pieces the move took, as bits.
     pub took: u64,
+    /// The move gave check (games that count checks).
+    pub check: bool,
 }
 
 impl Ply {
@@ -235,6 +237,7 @@ impl Position {
             phase_before: self.phase,
             synthetic: true,
             took: 0,
+            check: false,
         });
         self.set_ep(ep);
     }
@@ -294,6 +297,7 @@ impl Position {
             phase_before: self.phase,
             synthetic: false,
             took,
+            check: mv.header.gives_check,
         });
         for c in mv.changes {
             self.write(table, c.slot as usize, c.old, c.new);

@@ -38,6 +38,9 @@ pub struct MoveHeader {
     pub path_key: u64,
     /// The same player moves again after this move (Kalah's extra turn).
     pub again: bool,
+    /// The move attacks a royal piece of another player. Set only in games
+    /// that count checks or forbid them (`Game::watches_checks`).
+    pub gives_check: bool,
 }
 
 impl MoveHeader {
@@ -57,6 +60,7 @@ impl MoveHeader {
             hash_delta: 0,
             path_key: 0,
             again: false,
+            gives_check: false,
         }
     }
 

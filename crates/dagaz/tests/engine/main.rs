@@ -9,6 +9,7 @@ mod ai;
 mod alignment;
 mod betza;
 mod chess_rules;
+mod chess_variants;
 mod chu_shogi;
 mod draughts_perft;
 mod draughts_rules;

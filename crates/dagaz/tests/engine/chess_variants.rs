@@ -1,0 +1,58 @@
+//! Chess with other goals: king of the hill, three-check. Perft equals
+//! Fairy-Stockfish's (`kingofthehill`, counted with pyffish 0.0.90), which
+//! also stops at a decided game.
+
+use crate::common;
+
+use dagaz::game::GameResult;
+use dagaz::load::load_game;
+use dagaz::movegen::{Generator, perft};
+
+#[test]
+fn king_of_the_hill_perft_and_the_hill() {
+    let game = load_game("chess:king-of-the-hill").unwrap();
+    // pyffish 0.0.90, variant kingofthehill.
+    for (fen, counts) in [
+        (
+            "rnbq1bnr/ppppkppp/8/4p3/4P3/8/PPPPKPPP/RNBQ1BNR w - - 2 3",
+            &[23u64, 531, 13_337][..],
+        ),
+        ("4k3/8/8/8/8/8/3K4/8 w - - 0 1", &[8, 40, 275, 1_700][..]),
+    ] {
+        for (d, nodes) in counts.iter().enumerate() {
+            let mut pos = common::position(&game, fen);
+            assert_eq!(perft(&game, &mut pos, d as u32 + 1).unwrap(), *nodes, "{fen} {}", d + 1);
+        }
+    }
+    let mut pos = common::position(&game, "4k3/8/8/8/8/4K3/8/8 w - - 0 1");
+    common::play(&game, &mut pos, "e3e4");
+    assert!(common::moves_in(&game, &mut pos).is_empty(), "the game is over");
+    match Generator::new().result(&game, &mut pos).unwrap() {
+        Some(GameResult::Win { winner: 0, reason }) => assert_eq!(reason, "reached hill"),
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
+fn three_check_counts_the_checks_of_each_side() {
+    let game = load_game("chess:three-check").unwrap();
+    let mut pos = game.initial_position();
+    let line = [
+        "e2e4", "f7f6", "d1h5", "g7g6", "h5g6", "h7g6", "f1e2", "a7a6", "e2h5", "a6a5",
+    ];
+    let mut g = Generator::new();
+    for (i, m) in line.iter().enumerate() {
+        common::play(&game, &mut pos, m);
+        let result = g.result(&game, &mut pos).unwrap();
+        if i + 1 < line.len() {
+            assert_eq!(result, None, "after {m}");
+        }
+    }
+    // Qh5+ and Qxg6+ were White's first two checks; Bxg6+ is the third.
+    common::play(&game, &mut pos, "h5g6");
+    match g.result(&game, &mut pos).unwrap() {
+        Some(GameResult::Win { winner: 0, reason }) => assert_eq!(reason, "3 checks"),
+        other => panic!("{other:?}"),
+    }
+    assert!(common::moves_in(&game, &mut pos).is_empty());
+}
