@@ -59,6 +59,7 @@ const GAMES: &[BuiltinGame] = library![
     "reversi",
     "ataxx",
     "amazons",
+    "connect6",
 ];
 
 /// All built-in games, by name.

@@ -72,7 +72,13 @@ fn decide(
         legal_moves,
         colour_blocked,
     };
-    for goal in game.rules.goals.list.iter().filter(|g| !g.condition.immediate()) {
+    for goal in game
+        .rules
+        .goals
+        .list
+        .iter()
+        .filter(|g| !g.condition.immediate())
+    {
         if let Some(player) = facts.concerned(goal) {
             return Some(facts.outcome(goal, player));
         }

@@ -213,3 +213,30 @@ fn hex_chains_link_a_players_edges() {
         "{fen}"
     );
 }
+
+#[test]
+fn connect6_plays_one_stone_then_two_a_turn() {
+    let game = load_game("connect6").unwrap();
+    assert_eq!(
+        perft(&game, &mut game.initial_position(), 2).unwrap(),
+        361 * 360
+    );
+    let mut pos = game.initial_position();
+    let sides: Vec<usize> = ["S*j10", "S*a1", "S*b1", "S*s19", "S*s18", "S*a2"]
+        .iter()
+        .map(|m| {
+            let side = pos.side();
+            common::play(&game, &mut pos, m);
+            side
+        })
+        .collect();
+    assert_eq!(sides, [0, 1, 1, 0, 0, 1]);
+    assert_eq!(pos.side(), 1, "White's second stone");
+    // Six in a row wins; the turn order does not matter to the goal.
+    let row = "SSSSSS13/".to_string() + &"19/".repeat(17) + "ss17";
+    let mut pos = common::position(&game, &format!("{row} w 175S178s 12"));
+    match Generator::new().result(&game, &mut pos).unwrap() {
+        Some(GameResult::Win { winner: 0, reason }) => assert_eq!(reason, "6 in a row"),
+        other => panic!("{other:?}"),
+    }
+}

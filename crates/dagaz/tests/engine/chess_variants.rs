@@ -21,12 +21,20 @@ fn king_of_the_hill_perft_and_the_hill() {
     ] {
         for (d, nodes) in counts.iter().enumerate() {
             let mut pos = common::position(&game, fen);
-            assert_eq!(perft(&game, &mut pos, d as u32 + 1).unwrap(), *nodes, "{fen} {}", d + 1);
+            assert_eq!(
+                perft(&game, &mut pos, d as u32 + 1).unwrap(),
+                *nodes,
+                "{fen} {}",
+                d + 1
+            );
         }
     }
     let mut pos = common::position(&game, "4k3/8/8/8/8/4K3/8/8 w - - 0 1");
     common::play(&game, &mut pos, "e3e4");
-    assert!(common::moves_in(&game, &mut pos).is_empty(), "the game is over");
+    assert!(
+        common::moves_in(&game, &mut pos).is_empty(),
+        "the game is over"
+    );
     match Generator::new().result(&game, &mut pos).unwrap() {
         Some(GameResult::Win { winner: 0, reason }) => assert_eq!(reason, "reached hill"),
         other => panic!("{other:?}"),
