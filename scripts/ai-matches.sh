@@ -17,3 +17,9 @@ for game in chess checkers; do
   target/release/dagaz match "$game" --a ab:0.2s --b mcts:0.2s --games "$games" \
     --threads "$threads" --seed 1 --openings 2 | tail -n 3
 done
+for spec in "connect-four ab:0.1s" "breakthrough ab:0.1s" "reversi ab:0.1s" "hex mcts:0.2s"; do
+  set -- $spec
+  echo "== $1: $2 against random"
+  target/release/dagaz match "$1" --a "$2" --b random --games "$games" \
+    --threads "$threads" --openings 2 --seed 11 | tail -n 3
+done

@@ -481,6 +481,9 @@ struct MoveRequest {
     text: String,
     #[serde(default)]
     token: String,
+    /// The match version the move was chosen at; when the match has moved
+    /// on since and the move is no longer legal, the answer is 409.
+    version: Option<u64>,
 }
 
 async fn make_move(
@@ -492,7 +495,14 @@ async fn make_move(
     let live = find_live(&state, &id)?;
     let view = {
         let mut m = live.lock();
-        let change = m.move_change(&req.token, &req.text)?;
+        let stale = req.version.is_some_and(|v| v != m.version);
+        let change = match m.move_change(&req.token, &req.text) {
+            Err(r) if r.status == 400 && stale => Err(Refusal::new(
+                409,
+                format!("the match changed before this move arrived: {}", r.message),
+            )),
+            other => other,
+        }?;
         save_and_apply(&state, &live, &mut m, change)?;
         m.view(&req.token, live.think_state())
     };

@@ -191,6 +191,24 @@ impl Match {
         }
         let side = self.session.side();
         let seats = self.seats_of(token);
+        let free = self.game().in_free_phase(self.session.position());
+        if free {
+            // Every player may move: the move's own player must be the
+            // token's.
+            let index = self
+                .session
+                .find(text)
+                .map_err(|e| Refusal::new(400, e.to_string()))?;
+            let mover = self.session.legal().get(index).header.player as usize;
+            if !seats.contains(&mover) {
+                let who = &self.game().players[mover].name;
+                return Err(Refusal::new(
+                    403,
+                    format!("only the player holding {who}'s seat can move {who}'s pieces"),
+                ));
+            }
+            return self.play_change(index);
+        }
         if !seats.contains(&side) {
             let who = &self.game().players[side].name;
             return Err(if seats.is_empty() {
@@ -306,12 +324,17 @@ impl Match {
         let pos = s.position();
         let name = |sq: Square| game.topology.name(sq).to_string();
         let names = |squares: Vec<Square>| squares.into_iter().map(name).collect::<Vec<_>>();
+        let free = game.in_free_phase(pos);
+        let you = self.seats_of(token);
         let legal = if s.is_over() {
             Vec::new()
         } else {
             s.legal()
                 .iter()
                 .zip(s.legal_texts())
+                .filter(|(m, _)| {
+                    !free || you.is_empty() || you.contains(&(m.header.player as usize))
+                })
                 .map(|(m, t)| LegalMove {
                     text: t.clone(),
                     path: names(entry::path(m)),
@@ -345,7 +368,8 @@ impl Match {
                 _ => None,
             },
             side,
-            you: self.seats_of(token),
+            free,
+            you,
             position: game.write_position(pos),
             board: board_view(game, pos),
             hands: (0..game.players.len())

@@ -130,6 +130,9 @@ pub struct MatchView {
     pub engine: Option<String>,
     /// The player to move.
     pub side: usize,
+    /// Every player may move now (Ethiopian chess's free opening): the
+    /// legal moves are those of the token's own seats.
+    pub free: bool,
     /// The seats the token holds.
     pub you: Vec<usize>,
     /// The position string.

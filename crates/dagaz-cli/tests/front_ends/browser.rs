@@ -111,15 +111,23 @@ async fn page_text(c: &Client) -> String {
         .unwrap_or_default()
 }
 
+/// Clicks the element; if the page drew itself again between finding the
+/// element and clicking it (a move arrived from another browser), finds it
+/// again.
 async fn click(c: &Client, css: &str) {
-    c.wait()
-        .at_most(Duration::from_secs(20))
-        .for_element(Locator::Css(css))
-        .await
-        .unwrap_or_else(|e| panic!("no element {css}: {e}"))
-        .click()
-        .await
-        .unwrap_or_else(|e| panic!("cannot click {css}: {e}"));
+    for attempt in 0..5 {
+        let element = c
+            .wait()
+            .at_most(Duration::from_secs(20))
+            .for_element(Locator::Css(css))
+            .await
+            .unwrap_or_else(|e| panic!("no element {css}: {e}"));
+        match element.click().await {
+            Ok(()) => return,
+            Err(e) if attempt < 4 && e.to_string().contains("stale element") => continue,
+            Err(e) => panic!("cannot click {css}: {e}"),
+        }
+    }
 }
 
 async fn click_square(c: &Client, square: &str) {
@@ -378,6 +386,10 @@ async fn screenshots_of_the_boards() {
         ),
         ("chu-shogi", &["7i7h", "6d6e"][..]),
         ("raumschach", &["Bc2Cc2"][..]),
+        ("connect-four", &["D*d1", "D*d2", "D*e1", "D*c1"][..]),
+        ("hex", &["S*f6", "S*e7", "S*g5"][..]),
+        ("reversi", &["D*d3", "D*c5", "D*f6"][..]),
+        ("senterej", &["e2e3", "d7d6", "e3e4", "c8e6"][..]),
     ] {
         let url = create(&server, json!({"game": game, "mode": "local"})).await;
         let (id, token) = url
@@ -460,4 +472,95 @@ async fn a_promotion_offers_a_choice() {
     assert_eq!(wait_moves(&c, 1).await, ["e7e8n"]);
     assert_eq!(piece_at(&c, "e8").await.as_deref(), Some("Knight/0"));
     c.close().await.unwrap();
+}
+
+/// Ethiopian chess's free opening: two browsers move at the same time, the
+/// server orders their moves as they arrive, and the record replays exactly
+/// after a restart.
+#[tokio::test(flavor = "multi_thread")]
+#[ignore = "browser: .ci/run runs it with --include-ignored"]
+async fn two_browsers_move_at_once_in_the_free_opening() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("games.db");
+    let mut server = TestServer::start(&db);
+    let driver = Driver::start();
+    let r: Value = reqwest::Client::new()
+        .post(server.url("/api/matches"))
+        .json(&json!({"game": "senterej", "mode": "online"}))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let id = r["id"].as_str().unwrap().to_string();
+    let white_url = server.url(&format!("/match/{id}?t={}", r["token"].as_str().unwrap()));
+    let black_url = server.url(&format!(
+        "/match/{id}?t={}",
+        r["invites"][0]["token"].as_str().unwrap()
+    ));
+    let white = driver.browser(1100, 850).await;
+    let black = driver.browser(1100, 850).await;
+    white.goto(&white_url).await.unwrap();
+    black.goto(&black_url).await.unwrap();
+    for c in [&white, &black] {
+        let status = until(
+            c,
+            "const s = document.getElementById('status'); return s && s.innerText",
+        )
+        .await;
+        assert!(
+            status.as_str().unwrap().contains("Free opening"),
+            "{status}"
+        );
+    }
+    // Both sides click at the same time, twice each, without waiting for
+    // the other.
+    let play = |c: &Client, moves: &'static [(&'static str, &'static str)]| {
+        let c = c.clone();
+        async move {
+            for (from, to) in moves {
+                click_square(&c, from).await;
+                click_square(&c, to).await;
+                until(
+                    &c,
+                    &format!("return [...document.querySelectorAll('.moves li')].some(l => l.innerText.includes('{from}{to}'))"),
+                )
+                .await;
+            }
+        }
+    };
+    tokio::join!(
+        play(&white, &[("e2", "e3"), ("b1", "c3")]),
+        play(&black, &[("d7", "d6"), ("g8", "f6")])
+    );
+    let moves = wait_moves(&white, 4).await;
+    assert_eq!(
+        wait_moves(&black, 4).await,
+        moves,
+        "both browsers show one order"
+    );
+    let mut sorted = moves.clone();
+    sorted.sort();
+    assert_eq!(sorted, ["b1c3", "d7d6", "e2e3", "g8f6"]);
+    let state = |url: String| async move {
+        let state: Value = reqwest::get(url).await.unwrap().json().await.unwrap();
+        (state["moves"].clone(), state["position"].clone())
+    };
+    let before = state(server.url(&format!("/api/matches/{id}"))).await;
+    assert!(
+        before.1.as_str().unwrap().contains(" wb "),
+        "{:?}",
+        before.1
+    );
+    // The record replays exactly after a restart.
+    server.kill();
+    let server = TestServer::start(&db);
+    assert_eq!(
+        state(server.url(&format!("/api/matches/{id}"))).await,
+        before
+    );
+    for c in [white, black] {
+        c.close().await.unwrap();
+    }
 }

@@ -313,3 +313,42 @@ fn the_server_stops_at_once_while_the_computer_thinks() {
         );
     }
 }
+
+#[test]
+fn in_a_free_opening_either_seat_moves_and_stale_moves_are_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = TestServer::start(&dir.path().join("games.db"));
+    let (id, white, r) = server.create(&json!({"game": "senterej", "mode": "online"}));
+    let black = r["invites"][0]["token"].as_str().unwrap().to_string();
+    let path = format!("/api/matches/{id}/moves");
+    let (_, state) = server.get(&format!("/api/matches/{id}?token={white}"));
+    assert_eq!(state["free"], true);
+    let version = state["version"].as_u64().unwrap();
+    // Either seat moves at any time.
+    for (token, mv) in [
+        (&white, "e2e3"),
+        (&black, "d7d6"),
+        (&white, "e3e4"),
+        (&black, "d6d5"),
+    ] {
+        let (status, r) = server.post(&path, &json!({"move": mv, "token": token}));
+        assert_eq!(status, 200, "{mv}: {r}");
+    }
+    // A seat cannot move the other side's pieces.
+    let (status, r) = server.post(&path, &json!({"move": "a7a6", "token": white}));
+    assert_eq!(status, 403, "{r}");
+    // White takes on d5: the free opening ends, Black moves next. Black's
+    // move chosen before that capture (at an older version) is refused
+    // with 409, and nothing changes.
+    let (status, _) = server.post(&path, &json!({"move": "e4d5", "token": white}));
+    assert_eq!(status, 200);
+    let (status, r) = server.post(
+        &path,
+        &json!({"move": "d5d4", "token": black, "version": version}),
+    );
+    assert_eq!(status, 409, "{r}");
+    let (_, state) = server.get(&format!("/api/matches/{id}?token={black}"));
+    assert_eq!(state["free"], false);
+    assert_eq!(state["side"], 1);
+    assert_eq!(moves(&state), ["e2e3", "d7d6", "e3e4", "d6d5", "e4d5"]);
+}

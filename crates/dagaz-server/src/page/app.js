@@ -204,7 +204,9 @@ async function refreshState() {
     const state = await api(`/api/matches/${v.id}?token=${encodeURIComponent(v.token)}`);
     if (view !== v) return;
     v.state = state;
-    v.sel = { drop: null, path: [] };
+    // A move half entered stays selected while it is still legal (in a
+    // free opening the other side moves at any time).
+    if (selecting() && candidates().length === 0) v.sel = { drop: null, path: [] };
     render();
   } catch (e) {
     toast(e.message);
@@ -224,7 +226,7 @@ async function send(path, body) {
   render();
 }
 
-const playMove = (text) => send("moves", { move: text });
+const playMove = (text) => send("moves", { move: text, version: view.state.version });
 
 // ---- entering a move square by square ---------------------------------------
 
@@ -306,8 +308,9 @@ function layout(game) {
   const dy = hex ? S * 0.866 : S;
   const levelWidth = cols * S + (rows - 1) * shear + (levels > 1 ? S * 0.6 : 0);
   const width = margin + levels * levelWidth;
-  const height = (rows - 1) * dy + S + margin + (levels > 1 ? S * 0.5 : 0);
-  const top = levels > 1 ? S * 0.5 : 0;
+  // Pointed hexagons reach above their row's square.
+  const top = levels > 1 ? S * 0.5 : hex ? S * 0.1 : 0;
+  const height = (rows - 1) * dy + S + margin + top;
   const centre = (q) => {
     let c = q.col, r = q.row;
     if (view.flipped) { c = cols - 1 - c; r = rows - 1 - r; }
@@ -576,6 +579,9 @@ function statusText() {
     return `${mover} (computer) waits for a free thinking thread…`;
   }
   if (state.thinking) return `${mover} (computer) is thinking…`;
+  if (state.free) {
+    return "Free opening: every player moves at any time until the first capture";
+  }
   if (state.you.includes(state.side)) {
     const check = state.check.length ? " — check!" : "";
     return state.you.length > 1 ? `${mover} to move${check}` : `Your move (${mover})${check}`;

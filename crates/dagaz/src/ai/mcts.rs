@@ -116,7 +116,8 @@ impl<'g, 'r> Mcts<'g, 'r> {
 
     /// A new node for `pos`, reached by `mv`.
     fn node(&mut self, pos: &mut Position, mv: Option<Move>) -> Result<usize, GenError> {
-        self.generator.legal(self.game, pos, &mut self.list)?;
+        self.generator
+            .moves_of_side(self.game, pos, &mut self.list)?;
         let end = self
             .generator
             .result_given(self.game, pos, self.list.len())?
@@ -207,7 +208,8 @@ impl<'g, 'r> Mcts<'g, 'r> {
         let mut made: Vec<Move> = Vec::new();
         let mut rewards = None;
         for _ in 0..PLAYOUT_PLIES {
-            self.generator.legal(self.game, pos, &mut self.list)?;
+            self.generator
+                .moves_of_side(self.game, pos, &mut self.list)?;
             if let Some(r) = self
                 .generator
                 .result_given(self.game, pos, self.list.len())?

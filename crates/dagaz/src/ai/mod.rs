@@ -239,7 +239,7 @@ pub fn choose_within(
     match engine {
         Engine::Random => {
             let mut list = MoveList::new();
-            Generator::new().legal(game, pos, &mut list)?;
+            Generator::new().moves_of_side(game, pos, &mut list)?;
             if list.is_empty() {
                 return Ok(None);
             }

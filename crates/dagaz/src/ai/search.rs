@@ -107,7 +107,8 @@ impl<'g> Searcher<'g> {
             _ => 64,
         };
         let mut root_moves = MoveList::new();
-        self.generator.legal(self.game, pos, &mut root_moves)?;
+        self.generator
+            .moves_of_side(self.game, pos, &mut root_moves)?;
         if root_moves.is_empty() {
             return Ok(None);
         }
@@ -229,7 +230,7 @@ impl<'g> Searcher<'g> {
         beta: &mut i32,
         list: &mut MoveList,
     ) -> Result<i32, GenError> {
-        self.generator.legal(self.game, pos, list)?;
+        self.generator.moves_of_side(self.game, pos, list)?;
         if let Some(result) = self.generator.result_given(self.game, pos, list.len())? {
             return Ok(self.result_score(&result, ply));
         }
@@ -315,7 +316,7 @@ impl<'g> Searcher<'g> {
         beta: &mut i32,
         list: &mut MoveList,
     ) -> Result<i32, GenError> {
-        self.generator.legal(self.game, pos, list)?;
+        self.generator.moves_of_side(self.game, pos, list)?;
         if let Some(result) = self.generator.result_given(self.game, pos, list.len())? {
             return Ok(self.result_score(&result, ply));
         }
@@ -482,7 +483,7 @@ impl<'g> Searcher<'g> {
             if entry.key != pos.hash() || entry.best == 0 {
                 break;
             }
-            self.generator.legal(self.game, pos, &mut list)?;
+            self.generator.moves_of_side(self.game, pos, &mut list)?;
             let Some(mv) = list
                 .iter()
                 .find(|m| m.header.hash_delta == entry.best)

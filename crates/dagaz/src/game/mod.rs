@@ -138,7 +138,15 @@ pub struct Rules {
     pub drops_first: bool,
     /// A move may not attack an enemy royal piece (racing kings).
     pub no_checks: bool,
+    /// Until the first capture every player may move at any time (phase
+    /// [`FREE_PHASE`] of the position); then the players alternate, the
+    /// capturer's opponent first (Ethiopian chess's werera).
+    pub free_opening: bool,
 }
+
+/// The position phase of a free opening (`Rules::free_opening`) that has
+/// not ended yet; alternation is phase 1.
+pub const FREE_PHASE: u16 = 0;
 
 /// When a player may pass (a move that changes nothing).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -420,8 +428,13 @@ impl Game {
                 .is_some_and(|p| p.resets_clock);
         let ep = self.en_passant_square(pos.side(), mv);
         let next = match (&self.rules.turns, h.again) {
+            _ if self.in_free_phase(pos) => {
+                let mover = h.player as usize;
+                let phase = if h.captures > 0 { 1 } else { FREE_PHASE };
+                (self.next_player(mover), phase)
+            }
             (_, true) => (pos.side(), pos.phase()),
-            (None, false) => (self.next_player(pos.side()), 0),
+            (None, false) => (self.next_player(pos.side()), pos.phase()),
             (Some(order), false) => {
                 let phase = order.next(pos.phase());
                 (order.player(phase), phase)
@@ -444,6 +457,13 @@ impl Game {
         let north = self.players[side].north?;
         let mid = self.topology.step(from, north)?;
         (self.topology.step(mid, north) == Some(to)).then_some(mid)
+    }
+
+    /// Whether every player may move now (a free opening that no capture
+    /// has ended yet).
+    #[inline]
+    pub fn in_free_phase(&self, pos: &Position) -> bool {
+        self.rules.free_opening && pos.phase() == FREE_PHASE
     }
 
     /// Whether the moves' `gives_check` must be known: some goal counts

@@ -60,6 +60,7 @@ const GAMES: &[BuiltinGame] = library![
     "ataxx",
     "amazons",
     "connect6",
+    "senterej",
 ];
 
 /// All built-in games, by name.

@@ -135,6 +135,9 @@ impl Loader<'_> {
             goals,
             pass: self.pass_rule(r),
             turns: self.turns(r, players),
+            free_opening: r.turns.as_ref().is_some_and(
+                |t| matches!(t.get_ref(), TurnsSpec::Mode(m) if m == "free_until_capture"),
+            ),
             drops_first: r.drops_first,
             no_checks: r.no_checks,
         }
@@ -159,6 +162,15 @@ impl Loader<'_> {
     fn turns(&mut self, r: &RulesSection, players: &[String]) -> Option<TurnOrder> {
         let spec = r.turns.as_ref()?;
         let (opening, repeat) = match spec.get_ref() {
+            TurnsSpec::Mode(m) if m == "free_until_capture" => return None,
+            TurnsSpec::Mode(other) => {
+                self.error(
+                    format!("rules.turns: '{other}' is not a turn order; give a list of players, a table {{ opening, repeat }}, or \"free_until_capture\""),
+                    Some(spec.span()),
+                    "here",
+                );
+                return None;
+            }
             TurnsSpec::Cycle(list) => (&[][..], &list[..]),
             TurnsSpec::Parts { opening, repeat } => (&opening[..], &repeat[..]),
         };

@@ -202,6 +202,8 @@ pub(super) struct RulesSection {
 #[derive(Deserialize)]
 #[serde(untagged)]
 pub(super) enum TurnsSpec {
+    /// `"free_until_capture"` (Ethiopian chess's opening).
+    Mode(String),
     Cycle(Vec<String>),
     Parts {
         #[serde(default)]

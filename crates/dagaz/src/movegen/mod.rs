@@ -61,6 +61,13 @@ impl Generator {
         // Normally only the side to move's pieces move; with `move_any_piece`
         // every piece does, each as its owner would move it. With
         // `drops_first`, a player holding pieces only drops.
+        if game.in_free_phase(pos) {
+            for player in free_movers(game, pos) {
+                self.run_pieces_of(game, pos, player, out)?;
+                self.run_drops(game, pos, player, out)?;
+            }
+            return Ok(());
+        }
         let owners = if game.rules.move_any_piece {
             0..game.players.len()
         } else {
@@ -199,9 +206,28 @@ impl Generator {
             out.clear();
             return Ok(());
         }
-        let guard = RoyalGuard::new(game, pos);
+        let free = game.in_free_phase(pos);
+        let guard = if free {
+            None
+        } else {
+            RoyalGuard::new(game, pos)
+        };
         let seeds = guard.as_ref().map_or(&[][..], |g| g.seeds());
         self.pseudo_legal_seeded(game, pos, out, seeds)?;
+        if free && game.rules.royal_safety {
+            // Every player moves in the free phase: each move must keep its
+            // own mover's royal pieces safe.
+            self.keep.clear();
+            for i in 0..out.len() {
+                let mv = out.get(i);
+                game.make(pos, mv);
+                self.keep
+                    .push(!game.royal_attacked(pos, mv.header.player as usize));
+                game.undo(pos, mv);
+            }
+            let keep = &self.keep;
+            out.retain_indices(|i| keep[i]);
+        }
         if let Some(guard) = guard {
             self.keep.clear();
             for i in 0..out.len() {
@@ -292,6 +318,25 @@ impl Generator {
         out.retain_indices(|i| keep[i]);
     }
 
+    /// The legal moves of the side to move only: in a free opening
+    /// (`Rules::free_opening`), where every player may move, the moves of
+    /// the other players are left out. The computer plays as if the free
+    /// opening alternated.
+    pub fn moves_of_side(
+        &mut self,
+        game: &Game,
+        pos: &mut Position,
+        out: &mut MoveList,
+    ) -> Result<(), GenError> {
+        self.legal(game, pos, out)?;
+        if game.in_free_phase(pos) {
+            let side = pos.side() as u8;
+            let keep: Vec<bool> = out.iter().map(|m| m.header.player == side).collect();
+            out.retain_indices(|i| keep[i]);
+        }
+        Ok(())
+    }
+
     /// Removes drops that checkmate, of the pieces the rules name.
     fn forbid_drop_mates(
         &mut self,
@@ -329,6 +374,7 @@ impl Generator {
     /// compares moves with each other.
     fn streaming(game: &Game) -> bool {
         game.rules.pass == PassRule::Never
+            && !game.rules.free_opening
             && !game.watches_checks()
             && !game.rules.goals.has_immediate()
             && !game.rules.capture_priority
@@ -353,6 +399,21 @@ impl Generator {
     pub fn keep_distinct_landings(&mut self, keep: bool) {
         self.vm.distinct_paths = keep;
         self.vm.distinct_landings = keep;
+    }
+}
+
+/// The players who may move in a free opening: whoever is in check must
+/// answer it first; otherwise every player.
+fn free_movers(game: &Game, pos: &Position) -> Vec<usize> {
+    let players = 0..game.players.len();
+    let checked: Vec<usize> = players
+        .clone()
+        .filter(|p| game.rules.royal_safety && game.royal_attacked(pos, *p))
+        .collect();
+    if checked.is_empty() {
+        players.collect()
+    } else {
+        checked
     }
 }
 

@@ -145,7 +145,7 @@ fn material(game: &Game, pos: &Position) -> Vec<u32> {
 /// With royal safety between two players, the player who just moved
 /// cannot have left a royal piece attacked.
 fn not_to_move_in_check(game: &Game, pos: &Position) -> Result<(), String> {
-    if !game.rules.royal_safety || game.players.len() != 2 {
+    if !game.rules.royal_safety || game.players.len() != 2 || game.in_free_phase(pos) {
         return Ok(());
     }
     let last = 1 - pos.side();

@@ -46,8 +46,11 @@ pub fn parse(game: &Game, text: &str, setup: Option<&Position>) -> Result<Positi
     );
     let placed = parse_board(game, text, fields[0])?;
     let depth = game.stack_depth();
+    let every: String = game.players.iter().map(|p| p.letter).collect();
     let side = match fields.get(1) {
         None => 0,
+        // A free opening: every player's letter, every player may move.
+        Some(s) if game.rules.free_opening && *s == every => 0,
         Some(s) => game
             .players
             .iter()
@@ -62,6 +65,9 @@ pub fn parse(game: &Game, text: &str, setup: Option<&Position>) -> Result<Positi
             })?,
     };
     pos.set_side(side);
+    if game.rules.free_opening && fields.get(1) != Some(&every.as_str()) {
+        pos.set_phase(1);
+    }
     let rights = parse_castling(game, text, fields.get(2).copied().unwrap_or("-"))?;
     for Placed {
         sq,
@@ -499,10 +505,15 @@ pub fn write(game: &Game, pos: &Position) -> String {
     let ep = pos
         .ep()
         .map_or("-".to_string(), |sq| game.topology.name(sq).to_string());
+    let side = if game.in_free_phase(pos) {
+        game.players.iter().map(|p| p.letter).collect()
+    } else {
+        game.players[pos.side()].letter.to_string()
+    };
     format!(
         "{} {} {} {} {} {}",
         lines.join("/"),
-        game.players[pos.side()].letter,
+        side,
         castling,
         ep,
         pos.clock(),

@@ -32,6 +32,7 @@ mod positions;
 mod properties;
 mod raumschach;
 mod rithmomachia;
+mod senterej;
 mod shatranj;
 mod stacks;
 mod turkish;
