@@ -18,6 +18,7 @@ ROWS = [
     ("clobber", "clobber", [1, 2, 3]),
     ("ataxx", "ataxx", [1, 2, 3, 4]),
     ("amazons", "amazons", [1, 2]),
+    ("chess:placement", "placement", [1, 2, 3]),
 ]
 
 
@@ -31,6 +32,8 @@ def perft(variant, fen, moves, depth):
 def main():
     version = ".".join(str(v) for v in sf.version())
     source = f"pyffish {version} (Fairy-Stockfish), scripts/pyffish-perft.py"
+    # Every row counts from the variant's starting position (the game's
+    # setup in dagaz).
     print("game\tfen\tdepth\tnodes\tsource")
     for game, variant, depths in ROWS:
         fen = sf.start_fen(variant)

@@ -1,5 +1,6 @@
 //! The handlers that ship with dagaz for the chess family and the demo
-//! games: `hand:<Piece>`, `file_free:<Piece>` and `explode`.
+//! games: `hand:<Piece>`, `file_free:<Piece>`, `other_colour:<Piece>` and
+//! `explode`.
 
 use std::sync::Arc;
 
@@ -31,7 +32,39 @@ pub(super) fn with_argument(name: &str) -> Option<Arc<dyn Handler>> {
     if let Some(piece) = name.strip_prefix("file_free:") {
         return Some(Arc::new(FileFree(piece.to_string())));
     }
+    if let Some(piece) = name.strip_prefix("other_colour:") {
+        return Some(Arc::new(OtherColour(piece.to_string())));
+    }
     None
+}
+
+/// `other_colour:<Piece>`: succeeds if the mover has no piece of that type
+/// on a square of the cursor's colour (on a chequered grid), so that two
+/// such pieces stand on different colours (placement chess's bishops).
+struct OtherColour(String);
+
+impl Handler for OtherColour {
+    fn call(&self, ctx: &HandlerContext, out: &mut Vec<Branch>) {
+        let topo = &ctx.game.topology;
+        let Some(piece) = ctx.game.piece_by_name(&self.0) else {
+            return;
+        };
+        let colour = |sq| {
+            let c = topo.coords(sq);
+            (c.col + c.row + c.level).rem_euclid(2)
+        };
+        let here = colour(ctx.cursor);
+        let taken = topo.squares().any(|sq| {
+            sq != ctx.cursor
+                && colour(sq) == here
+                && ctx
+                    .piece_at(sq)
+                    .is_some_and(|p| p.piece == piece && p.owner == ctx.player)
+        });
+        if !taken {
+            out.push(Branch::stay(ctx.cursor));
+        }
+    }
 }
 
 /// `hand:<Piece>`: succeeds if the hand holds a piece of that type.

@@ -96,6 +96,7 @@ impl HandlerRegistry {
         self.handlers.keys().map(String::as_str).chain([
             "hand:<Piece>",
             "file_free:<Piece>",
+            "other_colour:<Piece>",
             "coordinate:<Piece>",
             "has_part:<Piece>",
             "not_piece:<Piece>",

@@ -7,8 +7,8 @@
 //! The game file declares what it knows (`count`, `never_in`, `only_in` on
 //! a piece); the rest follows from the rules: a piece that must promote in
 //! a zone never stands there, royal safety means the player who just moved
-//! is not in check and royal pieces are never in hand, and in games where
-//! captured pieces go to a hand no piece is ever created.
+//! is not in check, and in games where captured pieces go to a hand no
+//! piece is ever created and royal pieces are never in hand.
 
 use crate::game::Game;
 use crate::position::{NO_PIECE, Position, squares_of};
@@ -92,15 +92,17 @@ fn zones(game: &Game, pos: &Position) -> Result<(), String> {
     Ok(())
 }
 
-/// Royal pieces are never in hand (with royal safety, they are never
-/// taken); where captures go to hand, there are no more pieces of a kind
-/// on the board and in the hands than the setup has.
+/// Where captures go to hand, royal pieces are never in hand (with royal
+/// safety they are never taken) and there are no more pieces of a kind on
+/// the board and in the hands than the setup has.
 fn hands(game: &Game, pos: &Position) -> Result<(), String> {
     if !game.has_hands() {
         return Ok(());
     }
     let players = game.players.len();
-    if game.rules.royal_safety {
+    // Royal pieces are never captured, so never captured into a hand (they
+    // may start in one: placement chess).
+    if game.rules.royal_safety && game.rules.captures_to_hand {
         for &t in game.royal_types() {
             for p in 0..players {
                 if game.in_hand(pos, p, t) > 0 {

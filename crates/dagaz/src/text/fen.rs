@@ -44,7 +44,21 @@ pub fn parse(game: &Game, text: &str, setup: Option<&Position>) -> Result<Positi
         game.players.len(),
         game.pieces.len(),
     );
-    let placed = parse_board(game, text, fields[0])?;
+    // Fairy-Stockfish writes the pieces in hand after the board, in
+    // brackets: `.../RNBQKBNR[Pp]`.
+    let (board, hand) = match fields[0].split_once('[') {
+        Some((board, rest)) => {
+            let hand = rest
+                .strip_suffix(']')
+                .ok_or_else(|| fail(text, "the pieces in hand '[…' have no closing ']'"))?;
+            (board, Some(hand))
+        }
+        None => (fields[0], None),
+    };
+    let placed = parse_board(game, text, board)?;
+    if let Some(hand) = hand {
+        put_in_hands(game, text, &mut pos, hand)?;
+    }
     let depth = game.stack_depth();
     let every: String = game.players.iter().map(|p| p.letter).collect();
     let side = match fields.get(1) {
@@ -125,6 +139,47 @@ fn parse_number(
             .parse()
             .map_err(|_| fail(text, format!("{what} '{s}' is not a number"))),
     }
+}
+
+/// The pieces in hand written in brackets: letters, upper case for the
+/// first player, each letter once per piece (a count before a letter is
+/// accepted too: `2P`).
+fn put_in_hands(game: &Game, text: &str, pos: &mut Position, hand: &str) -> Result<(), FenError> {
+    if !game.has_hands() {
+        if hand.is_empty() {
+            return Ok(());
+        }
+        return Err(fail(text, "this game has no pieces in hand"));
+    }
+    for (count, c) in super::sfen::hand_entries(text, hand)? {
+        let (piece, owner) = piece_of(game, text, c, 0)
+            .map_err(|_| fail(text, format!("unknown piece '{c}' in hand")))?;
+        let slot = game.hand_slot(owner, piece);
+        let n = pos.slot(slot).0.saturating_add(count);
+        pos.set(&game.cells, slot, Cell(n));
+    }
+    Ok(())
+}
+
+/// The pieces in hand in brackets, as Fairy-Stockfish writes them: the
+/// first player's, then the second's, each in the reverse of the game
+/// file's piece order (chess: `KQRBNP`).
+fn hands_text(game: &Game, pos: &Position) -> String {
+    let mut out = String::from("[");
+    for player in 0..game.players.len().min(2) {
+        for (t, piece) in game.pieces.iter().enumerate().rev() {
+            let letter = if player == 0 {
+                piece.letter
+            } else {
+                piece.letter.to_ascii_lowercase()
+            };
+            for _ in 0..game.in_hand(pos, player, t as u16) {
+                out.push(letter);
+            }
+        }
+    }
+    out.push(']');
+    out
 }
 
 /// A piece placed by a position string, with the pieces under it (stack
@@ -402,7 +457,8 @@ fn check_castling(
 }
 
 /// The king square `k` and rook square `r` of a castling right hold the
-/// pieces the setup has there (without a setup: pieces of one side).
+/// pieces the setup has there (without a setup, or where the setup has
+/// nothing: pieces of one side).
 fn castling_pieces_in_place(
     game: &Game,
     pos: &Position,
@@ -414,10 +470,12 @@ fn castling_pieces_in_place(
     if ki.piece == NO_PIECE || ri.piece == NO_PIECE || ki.owner != ri.owner {
         return false;
     }
+    // Where the setup has nothing (placement chess), any pieces of one side.
     setup.is_none_or(|s| {
         [(k, ki), (r, ri)].iter().all(|(sq, info)| {
-            let want = game.cells.info(s.cell(*sq));
-            want.piece == info.piece && want.owner == info.owner
+            let want = s.cell(*sq);
+            let want_info = game.cells.info(want);
+            want.is_empty() || (want_info.piece == info.piece && want_info.owner == info.owner)
         })
     })
 }
@@ -512,7 +570,12 @@ pub fn write(game: &Game, pos: &Position) -> String {
     };
     format!(
         "{} {} {} {} {} {}",
-        lines.join("/"),
+        lines.join("/")
+            + &if game.has_hands() {
+                hands_text(game, pos)
+            } else {
+                String::new()
+            },
         side,
         castling,
         ep,

@@ -150,7 +150,7 @@ pub fn parse(game: &Game, text: &str) -> Result<Position, FenError> {
 
 /// The hands field as (count, letter) pairs: `2Pp` is two `P` and one
 /// `p`. A count is 1 to 999 and stands before its letter.
-fn hand_entries(text: &str, hands: &str) -> Result<Vec<(u16, char)>, FenError> {
+pub(super) fn hand_entries(text: &str, hands: &str) -> Result<Vec<(u16, char)>, FenError> {
     let mut out = Vec::new();
     let mut digits = String::new();
     for c in hands.chars() {

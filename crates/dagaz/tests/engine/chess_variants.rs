@@ -64,3 +64,31 @@ fn three_check_counts_the_checks_of_each_side() {
     }
     assert!(common::moves_in(&game, &mut pos).is_empty());
 }
+
+#[test]
+fn placement_drops_every_piece_before_any_moves() {
+    let game = load_game("chess:placement").unwrap();
+    let start = "8/pppppppp/8/8/8/8/PPPPPPPP/8[KQRRBBNNkqrrbbnn] w - - 0 1";
+    assert_eq!(game.write_position(game.setup()), start);
+    let moves = common::moves_in(&game, &mut game.initial_position());
+    assert_eq!(moves.len(), 40);
+    assert!(
+        moves.iter().all(|m| m.contains('*')),
+        "only drops: {moves:?}"
+    );
+    // The second Bishop goes on the other colour.
+    let mut pos = game.initial_position();
+    common::play(&game, &mut pos, "B*c1");
+    common::play(&game, &mut pos, "K*e8");
+    let bishops: Vec<String> = common::moves_in(&game, &mut pos)
+        .into_iter()
+        .filter(|m| m.starts_with("B*"))
+        .collect();
+    assert_eq!(bishops, ["B*b1", "B*d1", "B*f1", "B*h1"]);
+    // With nothing left in hand, pawns move.
+    let mut pos = common::position(
+        &game,
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[] w KQkq - 0 9",
+    );
+    assert_eq!(common::moves_in(&game, &mut pos).len(), 20);
+}
