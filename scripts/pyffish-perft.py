@@ -19,6 +19,7 @@ ROWS = [
     ("ataxx", "ataxx", [1, 2, 3, 4]),
     ("amazons", "amazons", [1, 2]),
     ("chess:placement", "placement", [1, 2, 3]),
+    ("chess:racing-kings", "racingkings", [1, 2, 3, 4]),
 ]
 
 

@@ -90,6 +90,10 @@ pub enum Condition {
     /// One of the player's pieces (of `pieces`; empty: any) stands in the
     /// player's zone.
     Reach { zone: usize, pieces: Vec<u16> },
+    /// A race to a zone (racing kings): like `Reach`, but a player who
+    /// arrives gives the other player one move to arrive too; if both do,
+    /// the game is drawn.
+    Race { zone: usize, pieces: Vec<u16> },
     /// Like `Reach`, for the side to move: it kept a piece in the zone
     /// through the other player's turn.
     Occupy { zone: usize, pieces: Vec<u16> },
@@ -117,6 +121,7 @@ impl Condition {
             self,
             Condition::Line { .. }
                 | Condition::Reach { .. }
+                | Condition::Race { .. }
                 | Condition::Connect { .. }
                 | Condition::Pieces { .. }
                 | Condition::Checks(_)
@@ -152,7 +157,9 @@ impl Condition {
             Condition::Line { length, exact, .. } => {
                 format!("{}{length} in a row", if *exact { "exactly " } else { "" })
             }
-            Condition::Reach { zone: z, .. } => format!("reached {}", zone(*z)),
+            Condition::Reach { zone: z, .. } | Condition::Race { zone: z, .. } => {
+                format!("reached {}", zone(*z))
+            }
             Condition::Occupy { zone: z, .. } => format!("held {}", zone(*z)),
             Condition::Connect { from, to, .. } => {
                 format!("connected {} and {}", zone(*from), zone(*to))
@@ -345,11 +352,13 @@ fn parse_condition(words: &[&str], text: &str, names: &GoalNames) -> Result<Cond
         "line" => parse_line(rest, names),
         "reach" | "occupy" => {
             let zone = zone_named(rest.first(), first, names)?;
-            let pieces = pieces_named(&rest[1..], names)?;
-            Ok(if first == "reach" {
-                Condition::Reach { zone, pieces }
-            } else {
-                Condition::Occupy { zone, pieces }
+            let answerable = first == "reach" && rest.last() == Some(&"answerable");
+            let named = &rest[1..rest.len() - answerable as usize];
+            let pieces = pieces_named(named, names)?;
+            Ok(match (first, answerable) {
+                ("reach", true) => Condition::Race { zone, pieces },
+                ("reach", false) => Condition::Reach { zone, pieces },
+                _ => Condition::Occupy { zone, pieces },
             })
         }
         "connect" => {

@@ -201,11 +201,6 @@ impl Generator {
         pos: &mut Position,
         out: &mut MoveList,
     ) -> Result<(), GenError> {
-        if game.rules.goals.has_immediate() && outcome::immediate(game, pos).is_some() {
-            // The game is over: a line was made, a zone reached, ….
-            out.clear();
-            return Ok(());
-        }
         let free = game.in_free_phase(pos);
         let guard = if free {
             None
@@ -285,6 +280,16 @@ impl Generator {
         }
         if game.watches_checks() {
             self.mark_checks(game, pos, out);
+        }
+        if game.rules.goals.has_immediate() && outcome::immediate(game, pos, Some(out)).is_some() {
+            // The game is over: a line was made, a zone reached, ….
+            out.clear();
+            return Ok(());
+        }
+        if game.rules.goals.has_immediate() && outcome::immediate(game, pos, Some(out)).is_some() {
+            // The game is over: a line was made, a zone reached, ….
+            out.clear();
+            return Ok(());
         }
         let pass = match game.rules.pass {
             PassRule::Never => false,

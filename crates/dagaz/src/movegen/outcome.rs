@@ -5,7 +5,7 @@
 use super::{GenError, Generator};
 use crate::board::{Dir, Square};
 use crate::game::{Condition, Game, GameResult, Goal, Outcome};
-use crate::position::{NO_PIECE, Position, squares_of};
+use crate::position::{MoveList, NO_PIECE, Position, squares_of};
 
 impl Generator {
     /// The result if the game is over in `pos`; `None` while it goes on.
@@ -63,7 +63,7 @@ fn decide(
     {
         return Some(result);
     }
-    if let Some(result) = immediate(game, pos) {
+    if let Some(result) = immediate(game, pos, None) {
         return Some(result);
     }
     let facts = Facts {
@@ -90,20 +90,90 @@ fn decide(
 
 /// The result of the first goal, in file order, that ends the game at once
 /// ([`Condition::immediate`]) and holds in `pos`. A position decided so
-/// has no legal moves.
-pub(super) fn immediate(game: &Game, pos: &Position) -> Option<GameResult> {
+/// has no legal moves. `moves` are the legal moves of `pos` if known (a
+/// race needs them; they are generated otherwise).
+pub(super) fn immediate(
+    game: &Game,
+    pos: &Position,
+    moves: Option<&MoveList>,
+) -> Option<GameResult> {
     let facts = Facts {
         game,
         pos,
         legal_moves: usize::MAX,
         colour_blocked: false,
     };
-    game.rules
+    for goal in game
+        .rules
         .goals
         .list
         .iter()
         .filter(|g| g.condition.immediate())
-        .find_map(|goal| facts.concerned(goal).map(|p| facts.outcome(goal, p)))
+    {
+        if let Condition::Race { zone, pieces } = &goal.condition {
+            match race(&facts, goal, *zone, pieces, moves) {
+                Race::Decided(result) => return Some(result),
+                Race::Answer => return None,
+                Race::Nothing => continue,
+            }
+        }
+        if let Some(p) = facts.concerned(goal) {
+            return Some(facts.outcome(goal, p));
+        }
+    }
+    None
+}
+
+/// What a race goal says of a position.
+enum Race {
+    Decided(GameResult),
+    /// A player has arrived and the side to move may still arrive too.
+    Answer,
+    Nothing,
+}
+
+/// A race to `zone` (racing kings): every player there draws; a player
+/// there wins once the other side has had its move and not arrived.
+fn race(facts: &Facts, goal: &Goal, zone: usize, pieces: &[u16], moves: Option<&MoveList>) -> Race {
+    let (game, pos) = (facts.game, facts.pos);
+    let n = game.players.len();
+    let inside = |p: usize| {
+        game.topology
+            .squares()
+            .any(|sq| game.zones.contains(zone, p, sq) && owns(game, pos, sq, p, pieces))
+    };
+    let reason = goal.condition.reason(game);
+    if (0..n).all(inside) {
+        return Race::Decided(GameResult::Draw {
+            reason: format!("all {reason}"),
+        });
+    }
+    let side = pos.side();
+    let Some(p) = (0..n).find(|&p| goal.player.is_none_or(|q| q == p) && inside(p)) else {
+        return Race::Nothing;
+    };
+    if p != side {
+        let answer = |list: &MoveList| {
+            list.iter().any(|m| {
+                m.header
+                    .to()
+                    .is_some_and(|to| game.zones.contains(zone, side, to))
+                    && (pieces.is_empty() || pieces.contains(&m.header.piece))
+            })
+        };
+        let can_answer = match moves {
+            Some(list) => answer(list),
+            None => {
+                let mut list = MoveList::new();
+                let mut copy = pos.clone();
+                Generator::new().legal(game, &mut copy, &mut list).is_ok() && answer(&list)
+            }
+        };
+        if can_answer {
+            return Race::Answer;
+        }
+    }
+    Race::Decided(facts.outcome(goal, p))
 }
 
 /// What the goals are evaluated against.
@@ -177,11 +247,11 @@ impl Facts<'_> {
                 dirs,
                 pieces,
             } => has_line(game, pos, player, *length as usize, *exact, dirs, pieces),
-            Condition::Reach { zone, pieces } | Condition::Occupy { zone, pieces } => {
-                game.topology.squares().any(|sq| {
-                    game.zones.contains(*zone, player, sq) && owns(game, pos, sq, player, pieces)
-                })
-            }
+            Condition::Reach { zone, pieces }
+            | Condition::Occupy { zone, pieces }
+            | Condition::Race { zone, pieces } => game.topology.squares().any(|sq| {
+                game.zones.contains(*zone, player, sq) && owns(game, pos, sq, player, pieces)
+            }),
             Condition::Connect { from, to, dirs } => connected(game, pos, player, *from, *to, dirs),
             Condition::Pieces {
                 pieces,

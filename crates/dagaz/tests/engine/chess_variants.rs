@@ -92,3 +92,48 @@ fn placement_drops_every_piece_before_any_moves() {
     );
     assert_eq!(common::moves_in(&game, &mut pos).len(), 20);
 }
+
+#[test]
+fn racing_kings_forbids_checks_and_lets_black_answer() {
+    let game = load_game("chess:racing-kings").unwrap();
+    // pyffish 0.0.90 (racingkings) from two endgame positions: White's King
+    // reaches the eighth rank; Black can or cannot answer.
+    for fen in [
+        "8/5K2/k7/8/8/8/8/8 w - - 0 1",
+        "8/5K2/8/k7/8/8/8/8 w - - 0 1",
+    ] {
+        for (d, nodes) in [8u64, 25, 200].iter().enumerate() {
+            let mut pos = common::position(&game, fen);
+            assert_eq!(
+                perft(&game, &mut pos, d as u32 + 1).unwrap(),
+                *nodes,
+                "{fen} {}",
+                d + 1
+            );
+        }
+    }
+    let result = |fen: &str, moves: &[&str]| {
+        let mut pos = common::position(&game, fen);
+        for m in moves {
+            common::play(&game, &mut pos, m);
+        }
+        Generator::new().result(&game, &mut pos).unwrap()
+    };
+    // Black, a7, can answer f7-f8 with a7-a8: the game goes on, then draws.
+    assert_eq!(result("8/k4K2/8/8/8/8/8/8 w - - 0 1", &["f7f8"]), None);
+    match result("8/k4K2/8/8/8/8/8/8 w - - 0 1", &["f7f8", "a7a8"]) {
+        Some(GameResult::Draw { reason }) => assert_eq!(reason, "all reached goal"),
+        other => panic!("{other:?}"),
+    }
+    // From a6 it cannot: White wins at once.
+    match result("8/5K2/k7/8/8/8/8/8 w - - 0 1", &["f7f8"]) {
+        Some(GameResult::Win { winner: 0, .. }) => {}
+        other => panic!("{other:?}"),
+    }
+    // A move that would give check is not legal.
+    let moves = common::moves(&game, "8/8/8/8/8/8/k7/2R4K w - - 0 1");
+    assert!(
+        !moves.contains(&"c1a1".to_string()) && !moves.contains(&"c1c2".to_string()),
+        "{moves:?}"
+    );
+}
