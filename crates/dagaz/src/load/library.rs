@@ -61,6 +61,7 @@ const GAMES: &[BuiltinGame] = library![
     "amazons",
     "connect6",
     "senterej",
+    "jungle",
 ];
 
 /// All built-in games, by name.

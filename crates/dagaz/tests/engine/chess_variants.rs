@@ -137,3 +137,28 @@ fn racing_kings_forbids_checks_and_lets_black_answer() {
         "{moves:?}"
     );
 }
+
+#[test]
+fn hold_the_hill_wins_after_the_other_sides_move() {
+    let game = load_game("chess:hold-the-hill").unwrap();
+    let mut pos = common::position(&game, "4k3/8/8/8/8/4K3/8/8 w - - 0 1");
+    let mut g = Generator::new();
+    common::play(&game, &mut pos, "e3e4");
+    assert_eq!(
+        g.result(&game, &mut pos).unwrap(),
+        None,
+        "Black moves first"
+    );
+    common::play(&game, &mut pos, "e8d8");
+    match g.result(&game, &mut pos).unwrap() {
+        Some(GameResult::Win { winner: 0, reason }) => assert_eq!(reason, "held hill"),
+        other => panic!("{other:?}"),
+    }
+    // A King standing on the hill while the other side moves holds it.
+    let mut pos = common::position(&game, "4k3/8/8/8/4K3/8/8/8 b - - 0 1");
+    common::play(&game, &mut pos, "e8d7");
+    assert!(
+        g.result(&game, &mut pos).unwrap().is_some(),
+        "White's King held e4"
+    );
+}

@@ -22,6 +22,7 @@ mod fuzz;
 mod handler_api;
 mod janggi;
 mod jetan;
+mod jungle;
 mod ko_shogi_demo;
 mod large_chess;
 mod layers;
