@@ -87,6 +87,17 @@ enum Command {
         #[arg(long)]
         fen: Option<String>,
     },
+    /// Read a position (the game's own form or Fairy-Stockfish's) and write
+    /// it in the form asked for
+    Convert {
+        /// Built-in game name or path to a game file
+        game: String,
+        /// The position
+        position: String,
+        /// `native` (the game's own form) or `fsf` (Fairy-Stockfish's)
+        #[arg(long, default_value = "native", value_parser = ["native", "fsf"])]
+        to: String,
+    },
     /// Validate a game file: print diagnostics, exit non-zero on error
     Check {
         /// Path to a game file
@@ -215,6 +226,14 @@ fn main() -> ExitCode {
         }
         Command::Moves { game, fen } => moves_cmd(&game, fen.as_deref()),
         Command::Check { file } => check(&file),
+        Command::Convert { game, position, to } => load(&game).and_then(|g| {
+            let pos = g.parse_position(&position).map_err(|e| e.to_string())?;
+            match to.as_str() {
+                "fsf" => say!("{}", g.write_position_fsf(&pos)),
+                _ => say!("{}", g.write_position(&pos)),
+            }
+            Ok(())
+        }),
         Command::Betza { betza } => dagaz::notation::betza::to_dagaz(&betza)
             .map(|text| say!("{text}"))
             .map_err(|e| e.to_string()),

@@ -237,6 +237,9 @@ pub struct FenConfig {
     pub castling: Vec<(char, Square, Square)>,
     /// Piece type whose double step sets the en passant square.
     pub en_passant: Option<u16>,
+    /// Other letters position strings may use for pieces (upper case), as
+    /// Fairy-Stockfish writes them: shatranj's Alfil is its `B`.
+    pub aliases: Vec<(char, u16)>,
 }
 
 /// A loaded game.
@@ -410,12 +413,34 @@ impl Game {
             .map(|i| i as u16)
     }
 
+    /// The piece type a letter (either case) stands for: its own letter,
+    /// or an alias of `[fen] aliases`.
     pub fn piece_by_letter(&self, letter: char) -> Option<u16> {
         let up = letter.to_ascii_uppercase();
+        if up.is_ascii_digit() {
+            return None;
+        }
         self.pieces
             .iter()
             .position(|p| p.letter == up)
             .map(|i| i as u16)
+            .or_else(|| {
+                self.fen
+                    .aliases
+                    .iter()
+                    .find(|(c, _)| *c == up)
+                    .map(|(_, t)| *t)
+            })
+    }
+
+    /// The letter Fairy-Stockfish uses for a piece type (an alias if the
+    /// game has one, else its own letter), upper case.
+    pub fn fsf_letter(&self, piece: u16) -> char {
+        self.fen
+            .aliases
+            .iter()
+            .find(|(_, t)| *t == piece)
+            .map_or_else(|| self.pieces[piece as usize].letter, |(c, _)| *c)
     }
 
     /// Plays `mv` (generated in `pos`) on `pos`.

@@ -5,6 +5,7 @@
 use std::sync::Arc;
 
 use super::{Branch, Handler, HandlerContext, HandlerRegistry};
+use crate::position::Cell;
 
 pub(super) fn register(r: &mut HandlerRegistry) {
     r.register("explode", Explode);
@@ -35,7 +36,83 @@ pub(super) fn with_argument(name: &str) -> Option<Arc<dyn Handler>> {
     if let Some(piece) = name.strip_prefix("other_colour:") {
         return Some(Arc::new(OtherColour(piece.to_string())));
     }
+    if let Some((piece, zone)) = name
+        .strip_prefix("colour_room:")
+        .and_then(|a| a.split_once(':'))
+    {
+        return Some(Arc::new(ColourRoom {
+            piece: piece.to_string(),
+            zone: zone.to_string(),
+        }));
+    }
     None
+}
+
+/// The colour (0 or 1) of a square of a chequered grid.
+fn colour(ctx: &HandlerContext, sq: crate::board::Square) -> i32 {
+    let c = ctx.game.topology.coords(sq);
+    (c.col + c.row + c.level).rem_euclid(2)
+}
+
+/// `colour_room:<Piece>:<zone>`: succeeds if, with the cursor square
+/// filled, the mover's pieces of that type still in hand can each be
+/// dropped in the zone on a square of a colour no other of them takes
+/// (placement chess: a drop may not leave the second Bishop without a
+/// square of the other colour).
+struct ColourRoom {
+    piece: String,
+    zone: String,
+}
+
+impl Handler for ColourRoom {
+    fn call(&self, ctx: &HandlerContext, out: &mut Vec<Branch>) {
+        let game = ctx.game;
+        let (Some(piece), Some(zone)) =
+            (game.piece_by_name(&self.piece), game.zones.find(&self.zone))
+        else {
+            return;
+        };
+        let dropping = |c: Cell| {
+            let info = game.cells.info(c);
+            !c.is_empty() && info.piece == piece
+        };
+        // Colours already taken by such pieces on the board (the one being
+        // dropped counts as standing on the cursor).
+        let mut taken = [false; 2];
+        for sq in game.topology.squares() {
+            let here = if sq == ctx.cursor {
+                ctx.hand
+            } else {
+                ctx.cells[sq.index()]
+            };
+            let info = game.cells.info(here);
+            if !here.is_empty() && info.piece == piece && info.owner as usize == ctx.player {
+                taken[colour(ctx, sq) as usize] = true;
+            }
+        }
+        let in_hand = ctx
+            .cells
+            .get(game.hand_slot(ctx.player, piece))
+            .map_or(0, |c| c.0 as usize)
+            .saturating_sub(dropping(ctx.hand) as usize);
+        let free = |k: i32| {
+            game.topology.squares().any(|sq| {
+                sq != ctx.cursor
+                    && colour(ctx, sq) == k
+                    && game.zones.contains(zone, ctx.player, sq)
+                    && ctx.cells[sq.index()].is_empty()
+            })
+        };
+        let needed: Vec<i32> = (0..2).filter(|k| !taken[*k as usize]).collect();
+        let room = match in_hand {
+            0 => true,
+            1 => needed.iter().any(|k| free(*k)),
+            _ => needed.len() >= 2 && free(0) && free(1),
+        };
+        if room {
+            out.push(Branch::stay(ctx.cursor));
+        }
+    }
 }
 
 /// `other_colour:<Piece>`: succeeds if the mover has no piece of that type

@@ -97,6 +97,7 @@ impl HandlerRegistry {
             "hand:<Piece>",
             "file_free:<Piece>",
             "other_colour:<Piece>",
+            "colour_room:<Piece>:<zone>",
             "coordinate:<Piece>",
             "has_part:<Piece>",
             "not_piece:<Piece>",

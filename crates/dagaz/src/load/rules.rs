@@ -235,6 +235,24 @@ impl Loader<'_> {
                 ),
             }
         }
+        for (letter, piece) in &f.aliases {
+            let c = single_char(letter)
+                .filter(|c| !c.is_ascii_lowercase() && !c.is_ascii_digit() && *c != '/');
+            let t = names.iter().position(|n| n == piece.get_ref());
+            match (c, t) {
+                (Some(c), Some(t)) => cfg.aliases.push((c, t as u16)),
+                (None, _) => self.error(
+                    format!("fen.aliases: '{letter}' is not one upper-case letter or sign"),
+                    Some(piece.span()),
+                    "here",
+                ),
+                (_, None) => self.error(
+                    format!("fen.aliases.{letter}: unknown piece '{}'", piece.get_ref()),
+                    Some(piece.span()),
+                    "here",
+                ),
+            }
+        }
         if let Some(format) = &f.format {
             match format.get_ref().as_str() {
                 "fen" => {}

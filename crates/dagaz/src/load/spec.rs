@@ -221,6 +221,9 @@ pub(super) struct FenSection {
     #[serde(default)]
     pub(super) castling: IndexMap<String, Spanned<String>>,
     pub(super) en_passant: Option<Spanned<String>>,
+    /// Other letters for pieces in position strings: `{ B = "Alfil" }`.
+    #[serde(default)]
+    pub(super) aliases: IndexMap<String, Spanned<String>>,
 }
 
 /// A piece's `moves`: one expression, or a list of expressions and

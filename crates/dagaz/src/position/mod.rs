@@ -242,6 +242,17 @@ impl Position {
         self.set_ep(ep);
     }
 
+    /// Records a check given by `player` before this position was set up
+    /// (a position string's check counts).
+    pub fn push_check_note(&mut self, player: usize) {
+        self.push_synthetic(player, NO_PIECE, None, None, self.ep);
+        if let Some(p) = self.history.last_mut() {
+            p.check = true;
+            // Not a position that can repeat.
+            p.hash_before = 0;
+        }
+    }
+
     /// Records that the player who moved last took pieces of the types in
     /// `took` on `sq` (chu shogi's last Lion capture, from a position string).
     pub fn push_capture_note(&mut self, player: usize, sq: Square, took: u64) {

@@ -31,7 +31,18 @@ pub(crate) fn fail(text: &str, message: impl Into<String>) -> FenError {
 /// which pieces still stand where they started (their "has moved" flag is
 /// clear); `None` treats every piece as unmoved.
 pub fn parse(game: &Game, text: &str, setup: Option<&Position>) -> Result<Position, FenError> {
-    let fields: Vec<&str> = text.split_whitespace().collect();
+    let mut fields: Vec<&str> = text.split_whitespace().collect();
+    // Fairy-Stockfish's check counts (`3+3`: checks each side may still
+    // give) stand after the en passant field.
+    let checks = match fields.get(4) {
+        Some(f) if f.contains('+') => Some(fields.remove(4)),
+        _ => None,
+    };
+    // Fairy-Stockfish leaves out castling and en passant in games without
+    // them: `… w 0 1`.
+    if fields.len() >= 3 && fields[2].parse::<u32>().is_ok() {
+        fields.splice(2..2, ["-", "-"]);
+    }
     if fields.is_empty() || fields.len() > 6 {
         return Err(fail(
             text,
@@ -124,7 +135,53 @@ pub fn parse(game: &Game, text: &str, setup: Option<&Position>) -> Result<Positi
     if let Some(ep) = fields.get(3).filter(|s| **s != "-") {
         set_en_passant(game, text, &mut pos, ep)?;
     }
+    if let Some(field) = checks {
+        note_checks(game, text, &mut pos, field)?;
+    }
     Ok(pos)
+}
+
+/// How many checks each player may still give before it wins (`3+3`),
+/// in games that count checks.
+fn check_limit(game: &Game) -> Option<u32> {
+    game.rules
+        .goals
+        .list
+        .iter()
+        .find_map(|g| match g.condition {
+            crate::game::Condition::Checks(n) => Some(n),
+            _ => None,
+        })
+}
+
+/// Records the checks a `3+3` field says were given (as history entries
+/// that name a check and nothing else).
+fn note_checks(game: &Game, text: &str, pos: &mut Position, field: &str) -> Result<(), FenError> {
+    let limit = check_limit(game).ok_or_else(|| {
+        fail(
+            text,
+            format!("check counts '{field}': this game does not count checks"),
+        )
+    })?;
+    let counts: Vec<Option<u32>> = field.split('+').map(|n| n.parse().ok()).collect();
+    let [Some(white), Some(black)] = counts[..] else {
+        return Err(fail(
+            text,
+            format!("check counts '{field}': expected two numbers, e.g. 3+3"),
+        ));
+    };
+    for (player, left) in [(0, white), (1, black)] {
+        if left > limit {
+            return Err(fail(
+                text,
+                format!("check counts '{field}': at most {limit} each"),
+            ));
+        }
+        for _ in 0..limit - left {
+            pos.push_check_note(player);
+        }
+    }
+    Ok(())
 }
 
 fn parse_number(
@@ -198,7 +255,9 @@ fn piece_of(game: &Game, text: &str, c: char, row: usize) -> Result<(u16, usize)
     let piece = game
         .piece_by_letter(c)
         .ok_or_else(|| fail(text, format!("unknown piece letter '{c}' in row {row}")))?;
-    Ok((piece, if c.is_ascii_uppercase() { 0 } else { 1 }))
+    // Upper case (and signs like Fairy-Stockfish's `*` wall) for the first
+    // player.
+    Ok((piece, if c.is_ascii_lowercase() { 1 } else { 0 }))
 }
 
 /// Rows of `rank/rank/...` into placed pieces.
@@ -560,9 +619,20 @@ pub fn write(game: &Game, pos: &Position) -> String {
     if castling.is_empty() {
         castling = "-".into();
     }
-    let ep = pos
+    let mut ep = pos
         .ep()
         .map_or("-".to_string(), |sq| game.topology.name(sq).to_string());
+    if let Some(limit) = check_limit(game) {
+        let left = |player: u8| {
+            let given = pos
+                .history()
+                .iter()
+                .filter(|p| p.check && p.player == player)
+                .count() as u32;
+            limit.saturating_sub(given)
+        };
+        ep = format!("{ep} {}+{}", left(0), left(1));
+    }
     let side = if game.in_free_phase(pos) {
         game.players.iter().map(|p| p.letter).collect()
     } else {

@@ -54,6 +54,40 @@ impl Game {
         Ok(pos)
     }
 
+    /// Writes a position string as Fairy-Stockfish writes it: its letters
+    /// for the pieces (`[fen] aliases`), the hands in brackets, and for
+    /// shogi-like games its `board[hand] w|b` form. Games it does not know
+    /// are written as [`Game::write_position`] writes them.
+    pub fn write_position_fsf(&self, pos: &Position) -> String {
+        let native = match self.fen.format {
+            PositionFormat::Sfen => sfen::write_fsf(self, pos),
+            _ => self.write_position(pos),
+        };
+        if self.fen.aliases.is_empty() {
+            return native;
+        }
+        let (board, rest) = native.split_once(' ').unwrap_or((&native, ""));
+        let mapped: String = board
+            .chars()
+            .map(|c| match self.piece_by_letter(c) {
+                Some(t) if self.pieces[t as usize].letter == c.to_ascii_uppercase() => {
+                    let fsf = self.fsf_letter(t);
+                    if c.is_ascii_lowercase() {
+                        fsf.to_ascii_lowercase()
+                    } else {
+                        fsf
+                    }
+                }
+                _ => c,
+            })
+            .collect();
+        if rest.is_empty() {
+            mapped
+        } else {
+            format!("{mapped} {rest}")
+        }
+    }
+
     /// Writes a position string in the game's format.
     pub fn write_position(&self, pos: &Position) -> String {
         match self.fen.format {

@@ -19,8 +19,68 @@ fn piece_of(game: &Game, symbol: &str) -> Option<(u16, usize)> {
     let piece = game
         .pieces
         .iter()
-        .position(|p| p.symbol.to_ascii_uppercase() == upper)?;
-    Some((piece as u16, owner))
+        .position(|p| p.symbol.to_ascii_uppercase() == upper)
+        .map(|t| t as u16)
+        .or_else(|| {
+            // A single letter may be an alias (`[fen] aliases`).
+            let mut chars = symbol.chars();
+            match (chars.next(), chars.next()) {
+                (Some(c), None) => game
+                    .fen
+                    .aliases
+                    .iter()
+                    .find(|(a, _)| *a == c.to_ascii_uppercase())
+                    .map(|(_, t)| *t),
+                _ => None,
+            }
+        })?;
+    Some((piece, owner))
+}
+
+/// A position in Fairy-Stockfish's form, `board[hand] w|b …` (its side
+/// letter `w` is the first player), rewritten as SFEN; `None` if `text`
+/// is not in that form.
+fn from_fsf(game: &Game, text: &str) -> Option<String> {
+    let fields: Vec<&str> = text.split_whitespace().collect();
+    let (board, rest) = fields.first()?.split_once('[')?;
+    let hand = rest.strip_suffix(']')?;
+    let side = match fields.get(1).copied() {
+        None | Some("w") => 0,
+        Some("b") => 1,
+        Some(_) => return None,
+    };
+    let hand = if hand.is_empty() { "-" } else { hand };
+    let letter = game.players.get(side)?.letter;
+    // The move number is the last field, if it is a number.
+    let number = fields
+        .last()
+        .filter(|f| f.parse::<u32>().is_ok() && fields.len() > 2);
+    Some(match number {
+        Some(n) => format!("{board} {letter} {hand} {n}"),
+        None => format!("{board} {letter} {hand}"),
+    })
+}
+
+/// The position in Fairy-Stockfish's form: the board with the hands in
+/// brackets, `w` or `b` for the first or second player, and the move
+/// number.
+pub fn write_fsf(game: &Game, pos: &Position) -> String {
+    let sfen = write(game, pos);
+    let fields: Vec<&str> = sfen.split_whitespace().collect();
+    let hand = match fields.get(2) {
+        Some(&"-") | None => String::new(),
+        Some(h) => {
+            let mut out = String::new();
+            for (count, c) in hand_entries(&sfen, h).unwrap_or_default() {
+                for _ in 0..count {
+                    out.push(c);
+                }
+            }
+            out
+        }
+    };
+    let side = if pos.side() == 0 { "w" } else { "b" };
+    format!("{}[{hand}] {side} 0 {}", fields[0], pos.fullmove())
 }
 
 /// The symbol of a cell, lower case for the second player.
@@ -38,6 +98,9 @@ pub fn symbol(game: &Game, cell: Cell) -> Option<String> {
 }
 
 pub fn parse(game: &Game, text: &str) -> Result<Position, FenError> {
+    if let Some(sfen) = from_fsf(game, text) {
+        return parse(game, &sfen).map_err(|e| fail(text, e.message));
+    }
     let fields: Vec<&str> = text.split_whitespace().collect();
     if fields.is_empty() || fields.len() > 4 {
         return Err(fail(text, "expected board, side, hands and move number"));

@@ -1,0 +1,82 @@
+//! Fairy-Stockfish's position strings are read as it writes them: hands in
+//! brackets, its side letters for shogi, its piece letters (aliases), its
+//! check counts, its short form without castling and en passant, its walls;
+//! and written back in its form.
+
+use crate::common;
+
+use dagaz::load::load_game;
+use dagaz::movegen::perft;
+
+fn count(game: &str, fen: &str, depth: u32) -> u64 {
+    let game = load_game(game).unwrap();
+    let mut pos = common::position(&game, fen);
+    perft(&game, &mut pos, depth).unwrap()
+}
+
+#[test]
+fn shatranj_from_fairy_stockfishs_own_start() {
+    // Its letters (B the Alfil, Q the Ferz) and its setup, with the
+    // published count (tests/data/fairy-stockfish-perft.tsv).
+    assert_eq!(
+        count(
+            "shatranj",
+            "rnbkqbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBKQBNR w - - 0 1",
+            4
+        ),
+        68_122
+    );
+    let game = load_game("shatranj").unwrap();
+    let pos = game.initial_position();
+    assert_eq!(
+        game.write_position_fsf(&pos),
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w - - 0 1"
+    );
+}
+
+#[test]
+fn shogi_in_fairy_stockfishs_form() {
+    let fsf = "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL[-] w 0 1";
+    assert_eq!(count("shogi", fsf, 2), 900);
+    // Its `w` is the first player (Black in shogi's terms); hands as letters.
+    let game = load_game("shogi").unwrap();
+    let pos = common::position(
+        &game,
+        "lnsgk1snl/1r5b1/pppppppp1/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL[Gp] b 0 1",
+    );
+    assert_eq!(pos.side(), 1);
+    assert_eq!(
+        game.write_position(&pos),
+        "lnsgk1snl/1r5b1/pppppppp1/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w Gp 2"
+    );
+    assert_eq!(
+        game.write_position_fsf(&pos),
+        "lnsgk1snl/1r5b1/pppppppp1/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL[Gp] b 0 1"
+    );
+}
+
+#[test]
+fn check_counts_short_forms_and_walls() {
+    // Three-check with one check left for White (pyffish 0.0.90 counts).
+    let fen = "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 1+3 0 2";
+    assert_eq!(count("chess:three-check", fen, 2), 835);
+    let game = load_game("chess:three-check").unwrap();
+    assert_eq!(game.write_position(&common::position(&game, fen)), fen);
+    // Breakthrough without castling and en passant fields.
+    assert_eq!(
+        count(
+            "breakthrough",
+            "pppppppp/pppppppp/8/8/8/8/PPPPPPPP/PPPPPPPP w 0 1",
+            2
+        ),
+        484
+    );
+    // Amazons' arrows as walls, `*`.
+    let walls = "3q2q3/10/10/q8q/10/10/Q8Q/10/10/Q*4Q3 b - - 1 1";
+    assert!(count("amazons", walls, 1) > 2000);
+    // Clobber's stones as P.
+    assert_eq!(
+        count("clobber", "PpPpP/pPpPp/PpPpP/pPpPp/PpPpP/pPpPp w 0 1", 1),
+        49
+    );
+}
