@@ -5,6 +5,7 @@ positions from random games, perft in both, and on a mismatch the
 position narrowed down to the move where they differ.
 
     python scripts/fsf-diff.py [--positions N] [--depth D] [--seed S] [--variants a,b]
+    python scripts/fsf-diff.py --game games/fairy/knightmate.toml --fsf knightmate
 
 Needs the `dagaz` Python package (python/) and `pyffish` in the same
 environment; `.ci/run` installs both. Positions come from Fairy-Stockfish's
@@ -86,27 +87,44 @@ def random_position(variant, rng, plies):
     return fen
 
 
+def fsf_text(move):
+    """A dagaz move in Fairy-Stockfish's spelling (drops: `P@e4`)."""
+    return move.replace("*", "@")
+
+
 def narrow(game, variant, fen, depth):
-    """Follows the first differing move down to depth 1; returns a report."""
+    """Follows the first move whose subtree differs down to depth 1, making
+    the moves in dagaz (so a difference in making a move shows as well as
+    one in generating); returns a report."""
     lines = []
+    session = game.new_session(fen)
     while depth > 1:
-        for m in fsf_moves(variant, fen):
-            child = sf.get_fen(variant, fen, [m])
-            ours, theirs = dagaz_perft(game, child, depth - 1), fsf_perft(variant, child, depth - 1)
-            if ours != theirs:
-                lines.append(f"  after {m}: {child}  dagaz {ours}, Fairy-Stockfish {theirs}")
+        theirs = set(fsf_moves(variant, fen))
+        for m in session.legal_moves():
+            text = fsf_text(m.text)
+            if text not in theirs:
+                break
+            child = sf.get_fen(variant, fen, [text])
+            session.push(m)
+            ours, expected = session.perft(depth - 1), fsf_perft(variant, child, depth - 1)
+            if ours != expected:
+                lines.append(f"  after {text}: {child}  dagaz {ours}, Fairy-Stockfish {expected}"
+                             f"  (dagaz's position: {session.fen()})")
                 fen, depth = child, depth - 1
                 break
+            session.pop()
         else:
-            lines.append("  the root move lists differ")
             break
-    session = game.new_session(fen)
+        if lines == [] or not lines[-1].startswith(f"  after {text}"):
+            break
     theirs = sorted(fsf_moves(variant, fen))
-    ours = sorted(m.text for m in session.legal_moves())
+    ours = sorted(fsf_text(m.text) for m in session.legal_moves())
     lines.append(f"  position: {fen}")
+    lines.append(f"  only dagaz: {' '.join(sorted(set(ours) - set(theirs))) or '-'}")
+    lines.append(f"  only Fairy-Stockfish: {' '.join(sorted(set(theirs) - set(ours))) or '-'}")
     lines.append(f"  dagaz ({len(ours)}): {' '.join(ours)}")
     lines.append(f"  Fairy-Stockfish ({len(theirs)}): {' '.join(theirs)}")
-    lines.append(f"  reproduce: dagaz moves '{game.name}' --fen '{fen}'")
+    lines.append(f"  reproduce: dagaz moves '{game.name}' --fen '{session.fen()}'")
     return "\n".join(lines)
 
 
@@ -116,13 +134,21 @@ def main():
     parser.add_argument("--depth", type=int, default=2, help="perft depth (capped per variant)")
     parser.add_argument("--seed", type=int, default=None, help="seed (default: the time)")
     parser.add_argument("--variants", default="", help="comma-separated dagaz names (default: all)")
+    parser.add_argument("--game", help="a dagaz game (name or file) to compare instead of the list")
+    parser.add_argument("--fsf", help="with --game: the Fairy-Stockfish variant it plays")
+    parser.add_argument("--plies", type=int, default=60, help="with --game: most plies of the random games")
     args = parser.parse_args()
+    variants = VARIANTS
+    if args.game:
+        if not args.fsf:
+            parser.error("--game needs --fsf")
+        variants = [(args.game, args.fsf, args.depth, args.plies)]
     seed = args.seed if args.seed is not None else int(time.time())
     wanted = set(filter(None, args.variants.split(",")))
     print(f"Fairy-Stockfish {'.'.join(map(str, sf.version()))}; seed {seed}; "
           f"{args.positions} positions per variant, depth up to {args.depth}")
     failures = 0
-    for name, variant, deepest, plies in VARIANTS:
+    for name, variant, deepest, plies in variants:
         if wanted and name not in wanted:
             continue
         game = dagaz.Game(name)

@@ -138,6 +138,9 @@ pub struct Rules {
     pub drops_first: bool,
     /// A move may not attack an enemy royal piece (racing kings).
     pub no_checks: bool,
+    /// A piece dropped from a hand counts as having moved (it cannot
+    /// castle: crazyhouse); otherwise it is dropped unmoved (placement).
+    pub dropped_pieces_have_moved: bool,
     /// Until the first capture every player may move at any time (phase
     /// [`FREE_PHASE`] of the position); then the players alternate, the
     /// capturer's opponent first (Ethiopian chess's werera).
@@ -422,7 +425,8 @@ impl Game {
         }
         self.pieces
             .iter()
-            .position(|p| p.letter == up)
+            .position(|p| p.letter == up && p.symbol.len() == 1)
+            .or_else(|| self.pieces.iter().position(|p| p.letter == up))
             .map(|i| i as u16)
             .or_else(|| {
                 self.fen
@@ -431,6 +435,16 @@ impl Game {
                     .find(|(c, _)| *c == up)
                     .map(|(_, t)| *t)
             })
+    }
+
+    /// The piece type written with this symbol (`+P`, `Q~`), upper or lower
+    /// case.
+    pub fn piece_by_symbol(&self, symbol: &str) -> Option<u16> {
+        let up = symbol.to_ascii_uppercase();
+        self.pieces
+            .iter()
+            .position(|p| p.symbol.to_ascii_uppercase() == up)
+            .map(|i| i as u16)
     }
 
     /// The letter Fairy-Stockfish uses for a piece type (an alias if the

@@ -12,6 +12,9 @@ pub enum Outcome {
     /// The game is over and the player with the most pieces on the board
     /// wins (Reversi, Ataxx); equal counts draw.
     MostPieces,
+    /// The game is over and the player with the fewest pieces on the board
+    /// wins (suicide chess's stalemate); equal counts draw.
+    FewestPieces,
 }
 
 /// A comparison of a number of pieces with a bound.
@@ -271,17 +274,18 @@ impl GameResult {
 /// `checkmate = win`, `line 3 = win`, `White: reach far King = win`,
 /// `pieces King < 1 = loss`, `passes 2 = most`.
 pub fn parse_goal(text: &str, names: &GoalNames) -> Result<Goal, String> {
-    let (cond, outcome) = text
-        .split_once('=')
-        .ok_or_else(|| format!("'{text}' is not of the form 'condition = win|loss|draw|most'"))?;
+    let (cond, outcome) = text.split_once('=').ok_or_else(|| {
+        format!("'{text}' is not of the form 'condition = win|loss|draw|most|fewest'")
+    })?;
     let outcome = match outcome.trim() {
         "win" => Outcome::Win,
         "loss" => Outcome::Loss,
         "draw" => Outcome::Draw,
         "most" => Outcome::MostPieces,
+        "fewest" => Outcome::FewestPieces,
         other => {
             return Err(format!(
-                "unknown outcome '{other}': use win, loss, draw or most"
+                "unknown outcome '{other}': use win, loss, draw, most or fewest"
             ));
         }
     };

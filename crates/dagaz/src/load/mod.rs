@@ -84,20 +84,49 @@ pub fn apply_variant(source: &str, file: &str, variant: &str) -> Result<String, 
         Some(toml::Value::Table(t)) => t,
         _ => toml::Table::new(),
     };
-    let Some(toml::Value::Table(overlay)) = variants.get(variant) else {
-        let known: Vec<&str> = variants.keys().map(String::as_str).collect();
-        return Err(fail(format!(
-            "unknown variant '{variant}'; this game has: {}",
-            if known.is_empty() {
-                "none".to_string()
-            } else {
-                known.join(", ")
+    // The chain of variants to lay over the file: this one, the variant it
+    // `extends`, and so on (each laid over the next).
+    let mut chain: Vec<toml::Table> = Vec::new();
+    let mut name = variant.to_string();
+    loop {
+        let Some(toml::Value::Table(overlay)) = variants.get(&name) else {
+            let known: Vec<&str> = variants.keys().map(String::as_str).collect();
+            return Err(fail(format!(
+                "unknown variant '{name}'{}; this game has: {}",
+                if name == variant {
+                    String::new()
+                } else {
+                    format!(" (extended by '{variant}')")
+                },
+                if known.is_empty() {
+                    "none".to_string()
+                } else {
+                    known.join(", ")
+                }
+            )));
+        };
+        let mut overlay = overlay.clone();
+        overlay.remove("description");
+        let extends = overlay.remove("extends");
+        chain.push(overlay);
+        match extends {
+            None => break,
+            Some(toml::Value::String(base)) if chain.len() <= variants.len() => name = base,
+            Some(toml::Value::String(_)) => {
+                return Err(fail(format!(
+                    "variant '{variant}': its `extends` chain comes back to itself"
+                )));
             }
-        )));
-    };
-    let mut overlay = overlay.clone();
-    overlay.remove("description");
-    merge(&mut root, &overlay);
+            Some(_) => {
+                return Err(fail(format!(
+                    "variant '{name}': `extends` must name another variant"
+                )));
+            }
+        }
+    }
+    for overlay in chain.iter().rev() {
+        merge(&mut root, overlay);
+    }
     toml::to_string(&root).map_err(|e| fail(format!("variant '{variant}': {e}")))
 }
 

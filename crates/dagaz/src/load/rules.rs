@@ -140,6 +140,7 @@ impl Loader<'_> {
             ),
             drops_first: r.drops_first,
             no_checks: r.no_checks,
+            dropped_pieces_have_moved: r.dropped_pieces_have_moved,
         }
     }
 

@@ -195,6 +195,9 @@ pub(super) struct RulesSection {
     /// A move may not attack an enemy royal piece.
     #[serde(default)]
     pub(super) no_checks: bool,
+    /// A dropped piece counts as having moved.
+    #[serde(default)]
+    pub(super) dropped_pieces_have_moved: bool,
 }
 
 /// `turns = ["White", "Black", "Black", "White"]` or

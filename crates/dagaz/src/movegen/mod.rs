@@ -101,7 +101,8 @@ impl Generator {
                 continue;
             }
             let slot = game.hand_slot(player, t as u16);
-            let cell = game.cells.piece(t as u16, player, false);
+            let moved = game.rules.dropped_pieces_have_moved && piece.tracks_moved;
+            let cell = game.cells.piece(t as u16, player, moved);
             for sq in game.topology.squares() {
                 let (cells, history) = pos.split_for_generation();
                 let env = Env {

@@ -276,25 +276,36 @@ impl Facts<'_> {
                 reason,
             },
             Outcome::Draw => GameResult::Draw { reason },
-            Outcome::MostPieces => {
-                let counts: Vec<u32> = (0..n).map(|p| piece_count(self.pos, p, &[])).collect();
-                let best = counts.iter().copied().max().unwrap_or(0);
-                let leaders: Vec<usize> = (0..n).filter(|p| counts[*p] == best).collect();
-                let tally = counts
-                    .iter()
-                    .map(|c| c.to_string())
-                    .collect::<Vec<_>>()
-                    .join("-");
-                match leaders.as_slice() {
-                    [winner] => GameResult::Win {
-                        winner: *winner,
-                        reason: format!("{reason}; most pieces, {tally}"),
-                    },
-                    _ => GameResult::Draw {
-                        reason: format!("{reason}; equal pieces, {tally}"),
-                    },
-                }
-            }
+            Outcome::MostPieces => self.by_count(n, reason, true),
+            Outcome::FewestPieces => self.by_count(n, reason, false),
+        }
+    }
+
+    /// The game is over: the player with the most (or the fewest) pieces
+    /// on the board wins; equal counts draw.
+    fn by_count(&self, n: usize, reason: String, most: bool) -> GameResult {
+        let counts: Vec<u32> = (0..n).map(|p| piece_count(self.pos, p, &[])).collect();
+        let best = if most {
+            counts.iter().copied().max()
+        } else {
+            counts.iter().copied().min()
+        }
+        .unwrap_or(0);
+        let leaders: Vec<usize> = (0..n).filter(|p| counts[*p] == best).collect();
+        let tally = counts
+            .iter()
+            .map(|c| c.to_string())
+            .collect::<Vec<_>>()
+            .join("-");
+        let which = if most { "most" } else { "fewest" };
+        match leaders.as_slice() {
+            [winner] => GameResult::Win {
+                winner: *winner,
+                reason: format!("{reason}; {which} pieces, {tally}"),
+            },
+            _ => GameResult::Draw {
+                reason: format!("{reason}; equal pieces, {tally}"),
+            },
         }
     }
 }

@@ -119,13 +119,41 @@ fn hands(game: &Game, pos: &Position) -> Result<(), String> {
     }
     let setup = material(game, game.setup());
     let now = material(game, pos);
-    for (t, (n, most)) in now.iter().zip(&setup).enumerate() {
-        if n > most {
-            return Err(format!(
-                "there are {n} {}s on the board and in hand together; {} has {most}",
-                game.pieces[t].name, game.title
-            ));
+    // A type that promotion makes (and capture does not turn back) may
+    // exceed the setup by as many pieces as the promoting types lack.
+    let base = |t: u16| game.pieces[t as usize].demotes_to.unwrap_or(t) as usize;
+    let mut made_by_promotion = vec![false; game.pieces.len()];
+    let mut promoters_missing = 0u32;
+    for (t, piece) in game.pieces.iter().enumerate() {
+        if let Some(promotion) = &piece.promotion {
+            promotion
+                .to
+                .iter()
+                .for_each(|&to| made_by_promotion[base(to)] = true);
+            promoters_missing += setup[t].saturating_sub(now[t]);
         }
+    }
+    let mut promoted = 0u32;
+    for (t, (&n, &most)) in now.iter().zip(&setup).enumerate() {
+        if n <= most {
+            continue;
+        }
+        if made_by_promotion[t] && base(t as u16) == t {
+            promoted += n - most;
+            if promoted <= promoters_missing {
+                continue;
+            }
+        }
+        return Err(format!(
+            "there are {n} {}s on the board and in hand together; {} has {most}{}",
+            game.pieces[t].name,
+            game.title,
+            if made_by_promotion[t] {
+                ", and too few pieces are missing to have promoted to more"
+            } else {
+                ""
+            }
+        ));
     }
     Ok(())
 }

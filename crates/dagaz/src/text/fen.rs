@@ -305,6 +305,18 @@ fn parse_board(game: &Game, text: &str, board: &str) -> Result<Vec<Placed>, FenE
                 if stack.is_empty() {
                     return Err(fail(text, format!("empty stack '()' in row {}", r + 1)));
                 }
+            } else if c == '+' || chars.peek() == Some(&'~') {
+                // A promoted piece written with its symbol: shogi's `+P`,
+                // Fairy-Stockfish's `Q~` (crazyhouse).
+                let symbol = match c {
+                    '+' => format!("+{}", chars.next().unwrap_or(' ')),
+                    _ => format!("{c}{}", chars.next().unwrap_or(' ')),
+                };
+                let piece = game.piece_by_symbol(&symbol).ok_or_else(|| {
+                    fail(text, format!("unknown piece '{symbol}' in row {}", r + 1))
+                })?;
+                let owner = usize::from(symbol.chars().any(|c| c.is_ascii_lowercase()));
+                stack.push((piece, owner));
             } else {
                 stack.push(piece_of(game, text, c, r + 1)?);
             }
@@ -674,6 +686,16 @@ pub fn square_text(game: &Game, pos: &Position, sq: Square) -> Option<String> {
         return Some(format!("{top}{}", game.number_text(pos.cell(sq))));
     }
     if game.stack_depth() == 0 {
+        let info = game.cells.info(pos.cell(sq));
+        let symbol = &game.pieces[info.piece as usize].symbol;
+        if symbol.len() > 1 {
+            // A promoted piece with a symbol of its own (`Q~`, `+P`).
+            return Some(if info.owner == 0 {
+                symbol.clone()
+            } else {
+                symbol.to_ascii_lowercase()
+            });
+        }
         return Some(top.to_string());
     }
     let below: String = game
