@@ -17,30 +17,23 @@ import argparse
 import random
 import sys
 import time
+from pathlib import Path
 
 import pyffish as sf
 
 import dagaz
 
-# dagaz game, Fairy-Stockfish variant, deepest depth to compare, most plies
-# of the random games.
-VARIANTS = [
-    ("chess", "chess", 3, 80),
-    ("chess:king-of-the-hill", "kingofthehill", 3, 60),
-    ("chess:three-check", "3check", 3, 60),
-    ("chess:racing-kings", "racingkings", 3, 40),
-    ("chess:placement", "placement", 3, 40),
-    ("shatranj", "shatranj", 3, 80),
-    ("capablanca", "capablanca", 3, 60),
-    ("grand", "grand", 2, 60),
-    ("xiangqi", "xiangqi", 3, 60),
-    ("shogi", "shogi", 2, 60),
-    ("minishogi", "minishogi", 3, 40),
-    ("breakthrough", "breakthrough", 3, 60),
-    ("clobber", "clobber", 3, 30),
-    ("ataxx", "ataxx", 3, 40),
-    ("amazons", "amazons", 1, 40),
-]
+# The variants both play: Fairy-Stockfish's name, the dagaz game, the
+# deepest perft depth compared (0: published counts only, as for janggi,
+# whose pass rule needs the game's history that a FEN does not carry), the
+# most plies of the random games. One table serves this script and the
+# Rust tests.
+TABLE = Path(__file__).resolve().parent.parent / "crates/dagaz/tests/data/fairy-stockfish-variants.tsv"
+
+
+def variants_table():
+    rows = [line.split("\t") for line in TABLE.read_text().splitlines()[1:] if line.strip()]
+    return [(game, fsf, int(depth), int(plies)) for fsf, game, depth, plies in rows if int(depth) > 0]
 
 
 # Fairy-Stockfish plays a pawn drop that mates as a legal move that loses
@@ -138,7 +131,7 @@ def main():
     parser.add_argument("--fsf", help="with --game: the Fairy-Stockfish variant it plays")
     parser.add_argument("--plies", type=int, default=60, help="with --game: most plies of the random games")
     args = parser.parse_args()
-    variants = VARIANTS
+    variants = variants_table()
     if args.game:
         if not args.fsf:
             parser.error("--game needs --fsf")

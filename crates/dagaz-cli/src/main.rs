@@ -95,8 +95,8 @@ enum Command {
         /// The position
         position: String,
         /// `native` (the game's own form) or `fsf` (Fairy-Stockfish's)
-        #[arg(long, default_value = "native", value_parser = ["native", "fsf"])]
-        to: String,
+        #[arg(long, alias = "fen-style", value_enum, default_value_t = play::FenStyle::Native)]
+        to: play::FenStyle,
     },
     /// Validate a game file: print diagnostics, exit non-zero on error
     Check {
@@ -128,6 +128,10 @@ enum Command {
         /// Seed for the computer's random choices, for repeatable games
         #[arg(long)]
         seed: Option<u64>,
+        /// How the `fen` command writes the position: `native` (the
+        /// game's own form) or `fsf` (Fairy-Stockfish's)
+        #[arg(long, value_enum, default_value_t = play::FenStyle::Native)]
+        fen_style: play::FenStyle,
     },
     /// Let the computer analyse a position: best move, score, depth, line
     Analyse {
@@ -228,10 +232,7 @@ fn main() -> ExitCode {
         Command::Check { file } => check(&file),
         Command::Convert { game, position, to } => load(&game).and_then(|g| {
             let pos = g.parse_position(&position).map_err(|e| e.to_string())?;
-            match to.as_str() {
-                "fsf" => say!("{}", g.write_position_fsf(&pos)),
-                _ => say!("{}", g.write_position(&pos)),
-            }
+            say!("{}", to.write(&g, &pos));
             Ok(())
         }),
         Command::Betza { betza } => dagaz::notation::betza::to_dagaz(&betza)
@@ -244,13 +245,14 @@ fn main() -> ExitCode {
             computer,
             random,
             seed,
+            fen_style,
         } => load(&game).and_then(|g| {
             let pos = start(&g, fen.as_deref())?;
             let ai = ai
                 .map(|a| a.parse::<Engine>().map_err(|e| e.to_string()))
                 .transpose()?;
             let sides = play::computer_players(&g, &random, &computer, ai)?;
-            play::play(g, pos, &sides, seed)
+            play::play(g, pos, &sides, seed, fen_style)
         }),
         Command::Analyse {
             game,

@@ -18,6 +18,22 @@ const HELP: &str = "Type a move (e.g. e2e4, e7e8q), or its squares one by one, o
 (\"a2 b2 b3\") or over several (\"e2\", then \"e4\"; an empty line ends a move that may stop \
 there), or: moves, undo, fen, help, quit";
 
+/// How positions are written: the game's own form, or Fairy-Stockfish's.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum FenStyle {
+    Native,
+    Fsf,
+}
+
+impl FenStyle {
+    pub fn write(self, game: &Game, pos: &Position) -> String {
+        match self {
+            FenStyle::Native => game.write_position(pos),
+            FenStyle::Fsf => game.write_position_fsf(pos),
+        }
+    }
+}
+
 /// Plays until the game ends, the input ends or the user quits.
 /// `computer[p]` is the engine playing player `p`, if any.
 pub fn play(
@@ -25,6 +41,7 @@ pub fn play(
     start: Position,
     computer: &[Option<Engine>],
     seed: Option<u64>,
+    fen_style: FenStyle,
 ) -> Result<(), String> {
     let mut rng = match seed {
         Some(s) => StdRng::seed_from_u64(s),
@@ -80,7 +97,7 @@ pub fn play(
             "quit" | "exit" => return Ok(()),
             "help" => say!("{HELP}"),
             "moves" => say!("{}", session.legal_texts().join(" ")),
-            "fen" => say!("{}", game.write_position(session.position())),
+            "fen" => say!("{}", fen_style.write(&game, session.position())),
             "undo" => {
                 entered.clear();
                 undo(&mut session, computer);

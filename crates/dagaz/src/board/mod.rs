@@ -495,6 +495,20 @@ impl Topology {
         (t != NO_LINK).then_some(Square(t))
     }
 
+    /// The squares one step from `sq` in any direction, each once.
+    pub fn neighbours(&self, sq: Square) -> Vec<Square> {
+        let mut out: Vec<Square> = Vec::with_capacity(8);
+        for d in self.all_dirs() {
+            if let Some(t) = self.step(sq, *d)
+                && t != sq
+                && !out.contains(&t)
+            {
+                out.push(t);
+            }
+        }
+        out
+    }
+
     /// The square's name, e.g. `e4`.
     pub fn name(&self, sq: Square) -> &str {
         &self.squares[sq.index()].name

@@ -141,6 +141,14 @@ pub struct Rules {
     /// A piece dropped from a hand counts as having moved (it cannot
     /// castle: crazyhouse); otherwise it is dropped unmoved (placement).
     pub dropped_pieces_have_moved: bool,
+    /// Every capture explodes: the capturing piece and every piece one
+    /// king step from the landing square, but those of the immune types,
+    /// leave the board (atomic chess). With royal safety, a move may not
+    /// explode the mover's own royal piece, a move that explodes the
+    /// enemy's is legal, and a royal piece next to an enemy royal piece is
+    /// never attacked.
+    pub captures_explode: bool,
+    pub explosion_immune: Vec<u16>,
     /// Until the first capture every player may move at any time (phase
     /// [`FREE_PHASE`] of the position); then the players alternate, the
     /// capturer's opponent first (Ethiopian chess's werera).
@@ -243,6 +251,9 @@ pub struct FenConfig {
     /// Other letters position strings may use for pieces (upper case), as
     /// Fairy-Stockfish writes them: shatranj's Alfil is its `B`.
     pub aliases: Vec<(char, u16)>,
+    /// Pieces in hand in a position string are read and ignored (Fairy-
+    /// Stockfish's older Ataxx kept the pieces to be placed in hand).
+    pub ignore_hand: bool,
 }
 
 /// A loaded game.

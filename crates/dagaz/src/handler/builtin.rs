@@ -193,11 +193,11 @@ struct Explode;
 
 impl Handler for Explode {
     fn call(&self, ctx: &HandlerContext, out: &mut Vec<Branch>) {
-        let topo = &ctx.game.topology;
-        let captures = topo
-            .all_dirs()
-            .iter()
-            .filter_map(|d| topo.step(ctx.cursor, *d))
+        let captures = ctx
+            .game
+            .topology
+            .neighbours(ctx.cursor)
+            .into_iter()
             .filter(|sq| ctx.piece_at(*sq).is_some())
             .collect();
         out.push(Branch {

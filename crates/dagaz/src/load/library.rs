@@ -10,16 +10,20 @@ use crate::game::Game;
 #[derive(Clone, Copy, Debug)]
 pub struct BuiltinGame {
     pub name: &'static str,
+    /// Where the file is in the repository (`games/chess.toml`).
+    pub path: &'static str,
     pub source: &'static str,
 }
 
 /// The game files of `games/`, compiled in, by the names `dagaz list`
-/// shows (each file is `games/<name>.toml`).
+/// shows: `"chess"` is `games/chess.toml`, `in "fairy" "knightmate"` is
+/// `games/fairy/knightmate.toml`, named `knightmate`.
 macro_rules! library {
-    ($($name:literal),* $(,)?) => {
+    ($($(in $dir:literal)? $name:literal),* $(,)?) => {
         &[$(BuiltinGame {
             name: $name,
-            source: include_str!(concat!("../../../../games/", $name, ".toml")),
+            path: concat!("games/", $($dir, "/",)? $name, ".toml"),
+            source: include_str!(concat!("../../../../games/", $($dir, "/",)? $name, ".toml")),
         }),*]
     };
 }
@@ -93,7 +97,7 @@ pub fn load_game(name_or_path: &str) -> Result<Game, GameError> {
         match GAMES.iter().find(|g| g.name == base) {
             Some(g) => (
                 std::borrow::Cow::Borrowed(g.source),
-                format!("games/{}.toml", g.name),
+                g.path.to_string(),
                 g.name.to_string(),
             ),
             None => {

@@ -117,21 +117,7 @@ impl Loader<'_> {
             move_any_piece: r.move_any_piece,
             captures_to_hand: r.captures_to_hand,
             capture_to_bottom: r.capture_to_bottom,
-            no_drop_mate: r
-                .no_drop_mate
-                .iter()
-                .filter_map(|n| match names.iter().position(|x| x == n.get_ref()) {
-                    Some(i) => Some(i as u16),
-                    None => {
-                        self.error(
-                            format!("rules.no_drop_mate: unknown piece '{}'", n.get_ref()),
-                            Some(n.span()),
-                            "here",
-                        );
-                        None
-                    }
-                })
-                .collect(),
+            no_drop_mate: self.piece_list("no_drop_mate", &r.no_drop_mate, names),
             goals,
             pass: self.pass_rule(r),
             turns: self.turns(r, players),
@@ -141,7 +127,26 @@ impl Loader<'_> {
             drops_first: r.drops_first,
             no_checks: r.no_checks,
             dropped_pieces_have_moved: r.dropped_pieces_have_moved,
+            captures_explode: r.captures_explode,
+            explosion_immune: self.piece_list("explosion_immune", &r.explosion_immune, names),
         }
+    }
+
+    /// Piece names of a `[rules]` key, as piece numbers.
+    fn piece_list(&mut self, key: &str, list: &[Spanned<String>], names: &[String]) -> Vec<u16> {
+        list.iter()
+            .filter_map(|n| match names.iter().position(|x| x == n.get_ref()) {
+                Some(i) => Some(i as u16),
+                None => {
+                    self.error(
+                        format!("rules.{key}: unknown piece '{}'", n.get_ref()),
+                        Some(n.span()),
+                        "here",
+                    );
+                    None
+                }
+            })
+            .collect()
     }
 
     fn pass_rule(&mut self, r: &RulesSection) -> PassRule {
@@ -212,7 +217,10 @@ impl Loader<'_> {
         topo: &Topology,
         names: &[String],
     ) -> FenConfig {
-        let mut cfg = FenConfig::default();
+        let mut cfg = FenConfig {
+            ignore_hand: f.ignore_hand,
+            ..FenConfig::default()
+        };
         for (letter, squares) in &f.castling {
             let Some(c) = single_char(letter) else {
                 self.error(

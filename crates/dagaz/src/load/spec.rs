@@ -198,6 +198,12 @@ pub(super) struct RulesSection {
     /// A dropped piece counts as having moved.
     #[serde(default)]
     pub(super) dropped_pieces_have_moved: bool,
+    /// Captures explode (atomic chess).
+    #[serde(default)]
+    pub(super) captures_explode: bool,
+    /// Piece types an explosion spares unless they are captured.
+    #[serde(default)]
+    pub(super) explosion_immune: Vec<Spanned<String>>,
 }
 
 /// `turns = ["White", "Black", "Black", "White"]` or
@@ -227,6 +233,9 @@ pub(super) struct FenSection {
     /// Other letters for pieces in position strings: `{ B = "Alfil" }`.
     #[serde(default)]
     pub(super) aliases: IndexMap<String, Spanned<String>>,
+    /// Pieces in hand in position strings are read and ignored.
+    #[serde(default)]
+    pub(super) ignore_hand: bool,
 }
 
 /// A piece's `moves`: one expression, or a list of expressions and

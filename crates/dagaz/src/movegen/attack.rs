@@ -37,6 +37,9 @@ pub(crate) fn attacked(
 impl Game {
     /// True if one of `player`'s royal pieces is attacked by an opponent.
     pub fn royal_attacked(&self, pos: &Position, player: usize) -> bool {
+        if self.rules.captures_explode {
+            return self.royal_exposed_to_blast(pos, player);
+        }
         for &t in &self.royal_types {
             for sq in squares_of(pos.piece_bits(player, t as usize)) {
                 let cell = pos.cell(sq);
@@ -50,6 +53,44 @@ impl Game {
             }
         }
         false
+    }
+
+    /// Royal safety where captures explode: `player` has lost its royal
+    /// piece (the move that did it is illegal), or, while every enemy keeps
+    /// its own, one of `player`'s royal pieces not next to an enemy royal
+    /// piece is attacked.
+    fn royal_exposed_to_blast(&self, pos: &Position, player: usize) -> bool {
+        let royal_squares = |p: usize| {
+            self.royal_types
+                .iter()
+                .flat_map(move |&t| squares_of(pos.piece_bits(p, t as usize)))
+                .collect::<Vec<Square>>()
+        };
+        let own = royal_squares(player);
+        if own.is_empty() {
+            return true;
+        }
+        let mut enemy_royals = Vec::new();
+        for by in (0..self.players.len()).filter(|&by| by != player) {
+            let theirs = royal_squares(by);
+            if theirs.is_empty() {
+                // The enemy's royal piece has exploded: the game is won.
+                return false;
+            }
+            enemy_royals.extend(theirs);
+        }
+        own.into_iter().any(|sq| {
+            let touching = self
+                .topology
+                .neighbours(sq)
+                .iter()
+                .any(|n| enemy_royals.contains(n));
+            !touching
+                && (0..self.players.len()).any(|by| {
+                    by != player
+                        && attacked(self, pos.cells(), pos.history(), sq, by, pos.cell(sq), None)
+                })
+        })
     }
 
     /// True if `sq` would be attacked by a player other than `player` if a

@@ -101,8 +101,7 @@ impl Generator {
                 continue;
             }
             let slot = game.hand_slot(player, t as u16);
-            let moved = game.rules.dropped_pieces_have_moved && piece.tracks_moved;
-            let cell = game.cells.piece(t as u16, player, moved);
+            let cell = game.cells.piece(t as u16, player, false);
             for sq in game.topology.squares() {
                 let (cells, history) = pos.split_for_generation();
                 let env = Env {
@@ -462,7 +461,9 @@ impl RoyalGuard {
         let player = pos.side();
         let mut guard = RoyalGuard {
             player,
-            quick: game.attacks.local && game.topology.len() <= 64 * 8,
+            quick: game.attacks.local
+                && game.topology.len() <= 64 * 8
+                && !game.rules.captures_explode,
             read: ReadSet::default(),
             seeds: [(Square(0), false); 4],
             seed_count: 0,

@@ -34,10 +34,18 @@ pub fn parse(game: &Game, text: &str, setup: Option<&Position>) -> Result<Positi
     let mut fields: Vec<&str> = text.split_whitespace().collect();
     // Fairy-Stockfish's check counts (`3+3`: checks each side may still
     // give) stand after the en passant field.
-    let checks = match fields.get(4) {
-        Some(f) if f.contains('+') => Some(fields.remove(4)),
+    let mut checks = match fields.get(4) {
+        Some(f) if f.contains('+') => Some(fields.remove(4).to_string()),
         _ => None,
     };
+    // Lichess's form counts the checks given, as a last field `+2+0`.
+    if let Some(last) = fields
+        .last()
+        .filter(|f| fields.len() > 2 && f.starts_with('+'))
+    {
+        checks = Some(checks_given(game, text, last)?);
+        fields.pop();
+    }
     // Fairy-Stockfish leaves out castling and en passant in games without
     // them: `… w 0 1`.
     if fields.len() >= 3 && fields[2].parse::<u32>().is_ok() {
@@ -64,7 +72,11 @@ pub fn parse(game: &Game, text: &str, setup: Option<&Position>) -> Result<Positi
                 .ok_or_else(|| fail(text, "the pieces in hand '[…' have no closing ']'"))?;
             (board, Some(hand))
         }
-        None => (fields[0], None),
+        None => match hand_row(game, fields[0]) {
+            // Or as one more row: `.../4K3/Qn`.
+            Some((board, hand)) => (board, Some(hand)),
+            None => (fields[0], None),
+        },
     };
     let placed = parse_board(game, text, board)?;
     if let Some(hand) = hand {
@@ -94,6 +106,18 @@ pub fn parse(game: &Game, text: &str, setup: Option<&Position>) -> Result<Positi
         pos.set_phase(1);
     }
     let rights = parse_castling(game, text, fields.get(2).copied().unwrap_or("-"))?;
+    // Where pieces in hand must be dropped first, a player still holding
+    // some has moved nothing yet (placement chess: a Rook dropped on h1
+    // castles with the King dropped later).
+    let holds = |owner: usize| {
+        game.rules.drops_first
+            && game
+                .pieces
+                .iter()
+                .enumerate()
+                .any(|(t, _)| game.in_hand(&pos, owner, t as u16) > 0)
+    };
+    let holding: Vec<bool> = (0..game.players.len()).map(holds).collect();
     for Placed {
         sq,
         piece,
@@ -103,6 +127,7 @@ pub fn parse(game: &Game, text: &str, setup: Option<&Position>) -> Result<Positi
     } in placed
     {
         let moved = game.pieces[piece as usize].tracks_moved
+            && !holding[owner]
             && has_moved(game, setup, &rights, sq, piece, owner);
         pos.set(
             &game.cells,
@@ -136,7 +161,7 @@ pub fn parse(game: &Game, text: &str, setup: Option<&Position>) -> Result<Positi
         set_en_passant(game, text, &mut pos, ep)?;
     }
     if let Some(field) = checks {
-        note_checks(game, text, &mut pos, field)?;
+        note_checks(game, text, &mut pos, &field)?;
     }
     Ok(pos)
 }
@@ -152,6 +177,40 @@ fn check_limit(game: &Game) -> Option<u32> {
             crate::game::Condition::Checks(n) => Some(n),
             _ => None,
         })
+}
+
+/// Fairy-Stockfish's older form of the pieces in hand, a row after the
+/// last: the board and the hand, in games with hands.
+fn hand_row<'a>(game: &Game, board: &'a str) -> Option<(&'a str, &'a str)> {
+    let grid = game.topology.grid();
+    let rows = grid.rows.len() * grid.levels.len().max(1);
+    if !game.has_hands() || board.split('/').count() != rows + 1 {
+        return None;
+    }
+    board.rsplit_once('/')
+}
+
+/// Lichess's `+W+B` (checks each player has given) as the `3+3` form
+/// (checks each may still give).
+fn checks_given(game: &Game, text: &str, field: &str) -> Result<String, FenError> {
+    let limit = check_limit(game).ok_or_else(|| {
+        fail(
+            text,
+            format!("check counts '{field}': this game does not count checks"),
+        )
+    })?;
+    let given: Vec<Option<u32>> = field[1..].split('+').map(|n| n.parse().ok()).collect();
+    match given[..] {
+        [Some(w), Some(b)] if w <= limit && b <= limit => {
+            Ok(format!("{}+{}", limit - w, limit - b))
+        }
+        _ => Err(fail(
+            text,
+            format!(
+                "check counts '{field}': expected +W+B, the checks given, at most {limit} each"
+            ),
+        )),
+    }
 }
 
 /// Records the checks a `3+3` field says were given (as history entries
@@ -203,7 +262,7 @@ fn parse_number(
 /// accepted too: `2P`).
 fn put_in_hands(game: &Game, text: &str, pos: &mut Position, hand: &str) -> Result<(), FenError> {
     if !game.has_hands() {
-        if hand.is_empty() {
+        if hand.is_empty() || game.fen.ignore_hand {
             return Ok(());
         }
         return Err(fail(text, "this game has no pieces in hand"));

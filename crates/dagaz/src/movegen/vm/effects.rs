@@ -179,8 +179,9 @@ impl Vm {
     }
 
     /// The piece `hand` as it lands on `sq`: with its has-moved flag set if
-    /// its type keeps one, promoted at once if its promotion is immediate
-    /// and `sq` is in the zone.
+    /// its type keeps one (and it was not just dropped from a hand, unless
+    /// the rules say dropped pieces have moved), promoted at once if its
+    /// promotion is immediate and `sq` is in the zone.
     pub(super) fn dropped(&self, env: &Env, hand: Cell, sq: Square) -> Cell {
         let game = env.game;
         let info = game.cells.info(hand);
@@ -196,7 +197,9 @@ impl Vm {
             let tracks = game.pieces[to as usize].tracks_moved;
             return game.cells.piece(to, info.owner as usize, tracks);
         }
-        if piece.tracks_moved {
+        let dropped_unmoved =
+            self.from_hand && self.hand_is_mover && !game.rules.dropped_pieces_have_moved;
+        if piece.tracks_moved && !dropped_unmoved {
             game.cells.with_moved(hand, true)
         } else {
             hand

@@ -33,7 +33,8 @@ impl Vm {
                         || p.also_zone
                             .is_some_and(|z| game.zones.contains(z, env.player, to))
                 });
-        let to_hand = game.rules.captures_to_hand && self.is_enemy(env, old);
+        let to_hand =
+            (game.rules.captures_to_hand || game.rules.captures_explode) && self.is_enemy(env, old);
         if from == to || promotes || to_hand {
             // Rare cases go the general way.
             self.net.clear();
@@ -263,6 +264,10 @@ impl Vm {
         if game.rules.captures_to_hand && captures > 0 {
             self.captured_to_hand(env, cells);
         }
+        let exploded = game.rules.captures_explode && captures > 0 && to.is_some();
+        if let (true, Some(to)) = (exploded, to) {
+            self.explode(env, cells, to);
+        }
         let mut header = MoveHeader::new(self.mover_piece, from, to, priority);
         header.player = env.player as u8;
         header.again = self.again;
@@ -288,6 +293,16 @@ impl Vm {
             } else {
                 in_zone(to_sq) || (promo.from_zone && from_in)
             };
+            if enters && exploded {
+                // The promoted piece explodes at once: the choices leave the
+                // same position, and are still different moves.
+                for &target in &promo.to {
+                    let mut h = header;
+                    h.promotion = target;
+                    self.emit_distinct(game, h, out);
+                }
+                return;
+            }
             if enters {
                 let forced = promo
                     .forced_zone
@@ -314,6 +329,45 @@ impl Vm {
             }
         }
         self.emit(game, header, out);
+    }
+
+    /// Adds to `self.net` the explosion of a capture landing on `at`: the
+    /// capturing piece and every piece one king step away, but those of the
+    /// immune types, leave the board.
+    fn explode(&mut self, env: &Env, cells: &[Cell], at: Square) {
+        let game = env.game;
+        let immune = |cell: Cell| {
+            let info = game.cells.info(cell);
+            info.piece != NO_PIECE && game.rules.explosion_immune.contains(&info.piece)
+        };
+        let mut blast = vec![at];
+        blast.extend(game.topology.neighbours(at));
+        for (i, sq) in blast.into_iter().enumerate() {
+            match self.net.iter_mut().find(|c| c.slot == sq.0) {
+                Some(c) if i == 0 || (!c.new.is_empty() && !immune(c.new)) => c.new = Cell::EMPTY,
+                Some(_) => {}
+                None => {
+                    let old = cells[sq.index()];
+                    if !old.is_empty() && !immune(old) {
+                        self.net.push(Change {
+                            slot: sq.0,
+                            old,
+                            new: Cell::EMPTY,
+                        });
+                    }
+                }
+            }
+        }
+        self.net.retain(|c| c.old != c.new);
+        self.net.sort_unstable_by_key(|c| c.slot);
+    }
+
+    /// Emits a move without looking for an identical one.
+    fn emit_distinct(&mut self, game: &Game, mut header: MoveHeader, out: &mut MoveList) {
+        header.hash_delta = self.net.iter().fold(0, |d, c| {
+            d ^ game.key(c.slot as usize, c.old) ^ game.key(c.slot as usize, c.new)
+        });
+        out.push(header, &self.net, &self.landings);
     }
 
     pub(super) fn emit(&mut self, game: &Game, mut header: MoveHeader, out: &mut MoveList) {

@@ -116,6 +116,9 @@ pub(crate) struct Vm {
     /// which is the same for every path.
     attack_cache: Vec<((u16, bool, u16), bool)>,
     dedup: Dedup,
+    /// This run drops a piece from a hand (it lands unmoved unless the
+    /// rules say dropped pieces have moved).
+    from_hand: bool,
     // Path registers (restored through the log).
     hand: Cell,
     hand_is_mover: bool,
@@ -223,6 +226,7 @@ impl Vm {
             self.mover_piece = env.game.cells.info(piece).piece;
             self.hand = piece;
             self.hand_is_mover = true;
+            self.from_hand = true;
             self.set_cell(cells, slot, Cell(count - 1));
         }
         let mut pc: usize = 0;
@@ -445,6 +449,7 @@ impl Vm {
         self.landings.clear();
         self.hand = Cell::EMPTY;
         self.hand_is_mover = false;
+        self.from_hand = false;
         self.from = NONE;
         self.mover_drop = NONE;
         self.lt_ref = NONE;
