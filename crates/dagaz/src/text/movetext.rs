@@ -64,6 +64,14 @@ fn implied(game: &Game, points: &[Square], sq: Square) -> bool {
         return true;
     }
     let topo = &game.topology;
+    // An explosion's victims stand around the landing square.
+    if game.rules.captures_explode
+        && points
+            .last()
+            .is_some_and(|at| topo.neighbours(*at).contains(&sq))
+    {
+        return true;
+    }
     let c = topo.coords(sq);
     points.windows(2).any(|w| {
         let (a, b) = (topo.coords(w[0]), topo.coords(w[1]));

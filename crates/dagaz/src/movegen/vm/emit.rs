@@ -328,7 +328,11 @@ impl Vm {
                 return;
             }
         }
-        self.emit(game, header, out);
+        if exploded {
+            self.emit_distinct(game, header, out);
+        } else {
+            self.emit(game, header, out);
+        }
     }
 
     /// Adds to `self.net` the explosion of a capture landing on `at`: the
@@ -362,12 +366,24 @@ impl Vm {
         self.net.sort_unstable_by_key(|c| c.slot);
     }
 
-    /// Emits a move without looking for an identical one.
+    /// Emits an exploding capture. Different captures may leave the same
+    /// position (the Kings of atomic chess explode whichever is taken) and
+    /// are still different moves: only a move with the same start, landing
+    /// and promotion is the same move.
     fn emit_distinct(&mut self, game: &Game, mut header: MoveHeader, out: &mut MoveList) {
         header.hash_delta = self.net.iter().fold(0, |d, c| {
             d ^ game.key(c.slot as usize, c.old) ^ game.key(c.slot as usize, c.new)
         });
-        out.push(header, &self.net, &self.landings);
+        let same = |i: usize| {
+            let m = out.get(i);
+            m.header.from() == header.from()
+                && m.header.to() == header.to()
+                && m.header.promotion == header.promotion
+                && m.changes == &self.net[..]
+        };
+        if !(self.run_start..out.len()).any(same) {
+            out.push(header, &self.net, &self.landings);
+        }
     }
 
     pub(super) fn emit(&mut self, game: &Game, mut header: MoveHeader, out: &mut MoveList) {
