@@ -81,15 +81,22 @@ def random_position(variant, rng, plies):
 
 
 def fsf_text(move):
-    """A dagaz move in Fairy-Stockfish's spelling (drops: `P@e4`)."""
-    return move.replace("*", "@")
+    """A dagaz move in Fairy-Stockfish's spelling (drops: `P@e4`; gating:
+    `b1c3/Eb1` is `b1c3e`, a castling that gates on the Rook's square,
+    `e1g1/Hh1`, is `h1e1h`)."""
+    move = move.replace("*", "@")
+    if "/" in move:
+        base, gate = move.split("/", 1)
+        piece, square = gate[0].lower(), gate[1:]
+        return base + piece if base.startswith(square) else square + base[:2] + piece
+    return move
 
 
 def narrow(game, variant, fen, depth):
     """Follows the first move whose subtree differs down to depth 1, making
     the moves in dagaz (so a difference in making a move shows as well as
     one in generating); returns a report."""
-    lines = []
+    lines = [f"  from: {fen}"]
     session = game.new_session(fen)
     while depth > 1:
         theirs = set(fsf_moves(variant, fen))
@@ -108,7 +115,7 @@ def narrow(game, variant, fen, depth):
             session.pop()
         else:
             break
-        if lines == [] or not lines[-1].startswith(f"  after {text}"):
+        if not lines[-1].startswith(f"  after {text}"):
             break
     theirs = sorted(fsf_moves(variant, fen))
     ours = sorted(fsf_text(m.text) for m in session.legal_moves())

@@ -67,6 +67,10 @@ pub struct Branch {
     /// after moving one, as Amazons' arrow, is written and entered as
     /// start, landing, arrow.
     pub ends_here: bool,
+    /// A piece of this type leaves the mover's hand (the branch fails if
+    /// the hand holds none): the piece a handler puts on the board from
+    /// the hand (Seirawan chess's gating).
+    pub from_hand: Option<u16>,
 }
 
 impl Branch {
@@ -78,12 +82,19 @@ impl Branch {
             sets: Vec::new(),
             again: false,
             ends_here: false,
+            from_hand: None,
         }
     }
 
     /// Also captures the piece on `sq`.
     pub fn capture(mut self, sq: Square) -> Branch {
         self.captures.push(sq);
+        self
+    }
+
+    /// Takes a piece of type `piece` from the mover's hand.
+    pub fn from_hand(mut self, piece: u16) -> Branch {
+        self.from_hand = Some(piece);
         self
     }
 

@@ -148,6 +148,9 @@ pub struct Rules {
     /// enemy's is legal, and a royal piece next to an enemy royal piece is
     /// never attacked.
     pub captures_explode: bool,
+    /// Players hold pieces in hand even if no piece drops from it (the
+    /// pieces Seirawan chess brings in by gating).
+    pub hands: bool,
     pub explosion_immune: Vec<u16>,
     /// Until the first capture every player may move at any time (phase
     /// [`FREE_PHASE`] of the position); then the players alternate, the
@@ -387,7 +390,9 @@ impl Game {
 
     /// True if pieces can be held in hands.
     pub fn has_hands(&self) -> bool {
-        self.rules.captures_to_hand || self.pieces.iter().any(|p| !p.drop_programs.is_empty())
+        self.rules.captures_to_hand
+            || self.rules.hands
+            || self.pieces.iter().any(|p| !p.drop_programs.is_empty())
     }
 
     /// Slot holding the number of `piece` in `player`'s hand.

@@ -2,7 +2,8 @@
 //! placement games: `flip:lines` (Othello's bracketed lines), `flip:adjacent`
 //! (Ataxx's neighbours), `clone` (a copy stays on the start square) and
 //! `place:<Piece>` (a new piece of the mover on the cursor: Amazons'
-//! arrows).
+//! arrows), `gate:<Piece>` and `gate_here:<Piece>` (a piece from the
+//! mover's hand on the start square or the cursor: Seirawan chess).
 
 use std::sync::Arc;
 
@@ -18,8 +19,20 @@ pub(super) fn register(r: &mut HandlerRegistry) {
 
 /// The handlers named with an argument.
 pub(super) fn with_argument(name: &str) -> Option<Arc<dyn Handler>> {
-    let piece = name.strip_prefix("place:")?;
-    Some(Arc::new(Place(piece.to_string())))
+    if let Some(piece) = name.strip_prefix("place:") {
+        return Some(Arc::new(Place(piece.to_string())));
+    }
+    if let Some(piece) = name.strip_prefix("gate_here:") {
+        return Some(Arc::new(Gate {
+            piece: piece.to_string(),
+            on_start: false,
+        }));
+    }
+    let piece = name.strip_prefix("gate:")?;
+    Some(Arc::new(Gate {
+        piece: piece.to_string(),
+        on_start: true,
+    }))
 }
 
 /// The mover's piece of the same type as the enemy piece `cell`.
@@ -115,6 +128,54 @@ impl Handler for Place {
         {
             let cell = ctx.game.cells.piece(piece, ctx.player, false);
             out.push(Branch::stay(ctx.cursor).set(ctx.cursor, cell).ends_here());
+        }
+    }
+}
+
+/// `gate:<Piece>`: a piece of that type from the mover's hand goes on the
+/// moving piece's start square, which must be empty by now (Seirawan
+/// chess: a piece leaving its first square for the first time may bring
+/// in a Hawk or an Elephant behind it); `gate_here:<Piece>` puts it on the
+/// cursor square instead (the Rook's square when castling). `gate:any`
+/// brings in any piece the hand holds that may stand on the square.
+struct Gate {
+    piece: String,
+    on_start: bool,
+}
+
+impl Handler for Gate {
+    fn call(&self, ctx: &HandlerContext, out: &mut Vec<Branch>) {
+        let game = ctx.game;
+        let square = if self.on_start {
+            ctx.origin
+        } else {
+            Some(ctx.cursor)
+        };
+        let Some(square) = square else {
+            return;
+        };
+        if !ctx.cells.get(square.index()).is_some_and(|c| c.is_empty()) {
+            return;
+        }
+        // `any`: every type the hand holds that may stand there (S-house).
+        let types: Vec<u16> = if self.piece == "any" {
+            (0..game.pieces.len() as u16)
+                .filter(|&t| {
+                    let slot = game.hand_slot(ctx.player, t);
+                    ctx.cells.get(slot).is_some_and(|c| c.0 > 0)
+                        && !game.pieces[t as usize]
+                            .never_in
+                            .iter()
+                            .any(|&z| game.zones.contains(z, ctx.player, square))
+                })
+                .collect()
+        } else {
+            game.piece_by_name(&self.piece).into_iter().collect()
+        };
+        for piece in types {
+            let tracks = game.pieces[piece as usize].tracks_moved;
+            let cell = game.cells.piece(piece, ctx.player, tracks);
+            out.push(Branch::stay(ctx.cursor).set(square, cell).from_hand(piece));
         }
     }
 }

@@ -102,6 +102,8 @@ impl HandlerRegistry {
             "has_part:<Piece>",
             "not_piece:<Piece>",
             "place:<Piece>",
+            "gate:<Piece>",
+            "gate_here:<Piece>",
         ])
     }
 

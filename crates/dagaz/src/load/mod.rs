@@ -84,50 +84,67 @@ pub fn apply_variant(source: &str, file: &str, variant: &str) -> Result<String, 
         Some(toml::Value::Table(t)) => t,
         _ => toml::Table::new(),
     };
-    // The chain of variants to lay over the file: this one, the variant it
-    // `extends`, and so on (each laid over the next).
-    let mut chain: Vec<toml::Table> = Vec::new();
-    let mut name = variant.to_string();
-    loop {
-        let Some(toml::Value::Table(overlay)) = variants.get(&name) else {
-            let known: Vec<&str> = variants.keys().map(String::as_str).collect();
-            return Err(fail(format!(
-                "unknown variant '{name}'{}; this game has: {}",
-                if name == variant {
-                    String::new()
-                } else {
-                    format!(" (extended by '{variant}')")
-                },
-                if known.is_empty() {
-                    "none".to_string()
-                } else {
-                    known.join(", ")
-                }
-            )));
-        };
-        let mut overlay = overlay.clone();
-        overlay.remove("description");
-        let extends = overlay.remove("extends");
-        chain.push(overlay);
-        match extends {
-            None => break,
-            Some(toml::Value::String(base)) if chain.len() <= variants.len() => name = base,
-            Some(toml::Value::String(_)) => {
-                return Err(fail(format!(
-                    "variant '{variant}': its `extends` chain comes back to itself"
-                )));
-            }
-            Some(_) => {
-                return Err(fail(format!(
-                    "variant '{name}': `extends` must name another variant"
-                )));
-            }
-        }
-    }
-    for overlay in chain.iter().rev() {
+    // The variants to lay over the file, bases first: those this one
+    // `extends` (with theirs before them), then itself.
+    let mut overlays: Vec<toml::Table> = Vec::new();
+    lay_variant(&variants, variant, &mut Vec::new(), &mut overlays).map_err(fail)?;
+    for overlay in &overlays {
         merge(&mut root, overlay);
     }
     toml::to_string(&root).map_err(|e| fail(format!("variant '{variant}': {e}")))
+}
+
+/// Appends to `out` the overlays of variant `name`: those of the variants
+/// it extends (a name or a list, in order), then its own. `path` holds the
+/// variants being expanded, to refuse a chain that comes back to itself.
+fn lay_variant(
+    variants: &toml::Table,
+    name: &str,
+    path: &mut Vec<String>,
+    out: &mut Vec<toml::Table>,
+) -> Result<(), String> {
+    let Some(toml::Value::Table(overlay)) = variants.get(name) else {
+        let known: Vec<&str> = variants.keys().map(String::as_str).collect();
+        return Err(format!(
+            "unknown variant '{name}'{}; this game has: {}",
+            path.last()
+                .map_or(String::new(), |by| format!(" (extended by '{by}')")),
+            if known.is_empty() {
+                "none".to_string()
+            } else {
+                known.join(", ")
+            }
+        ));
+    };
+    if path.iter().any(|p| p == name) {
+        return Err(format!(
+            "variant '{name}': its `extends` chain comes back to itself ({} → {name})",
+            path.join(" → ")
+        ));
+    }
+    let mut overlay = overlay.clone();
+    overlay.remove("description");
+    let bases: Vec<String> = match overlay.remove("extends") {
+        None => Vec::new(),
+        Some(toml::Value::String(base)) => vec![base],
+        Some(toml::Value::Array(list)) => list
+            .iter()
+            .map(|v| v.as_str().map(str::to_string))
+            .collect::<Option<_>>()
+            .ok_or_else(|| format!("variant '{name}': `extends` lists variant names"))?,
+        Some(_) => {
+            return Err(format!(
+                "variant '{name}': `extends` must name another variant, or list them"
+            ));
+        }
+    };
+    path.push(name.to_string());
+    for base in &bases {
+        lay_variant(variants, base, path, out)?;
+    }
+    path.pop();
+    out.push(overlay);
+    Ok(())
 }
 
 fn merge(base: &mut toml::Table, overlay: &toml::Table) {

@@ -128,6 +128,7 @@ impl Loader<'_> {
             no_checks: r.no_checks,
             dropped_pieces_have_moved: r.dropped_pieces_have_moved,
             captures_explode: r.captures_explode,
+            hands: r.hands,
             explosion_immune: self.piece_list("explosion_immune", &r.explosion_immune, names),
         }
     }
@@ -237,8 +238,11 @@ impl Loader<'_> {
                 .collect();
             match found.as_slice() {
                 [Some(k), Some(r)] => cfg.castling.push((c, *k, *r)),
+                // One square: the letter says its piece has not moved
+                // (Seirawan chess's gating rights).
+                [Some(sq)] => cfg.castling.push((c, *sq, *sq)),
                 _ => self.error(
-                    format!("fen.castling.{letter}: give the king's and the rook's squares, e.g. \"e1 h1\""),
+                    format!("fen.castling.{letter}: give the king's and the rook's squares, e.g. \"e1 h1\", or one square whose piece has not moved"),
                     Some(squares.span()),
                     "here",
                 ),

@@ -198,6 +198,9 @@ pub(super) struct RulesSection {
     /// A dropped piece counts as having moved.
     #[serde(default)]
     pub(super) dropped_pieces_have_moved: bool,
+    /// Players hold pieces in hand.
+    #[serde(default)]
+    pub(super) hands: bool,
     /// Captures explode (atomic chess).
     #[serde(default)]
     pub(super) captures_explode: bool,

@@ -439,6 +439,56 @@ fn captured_value(game: &Game, mv: MoveRef) -> i64 {
         .sum()
 }
 
+/// The squares where a move that is not a drop puts pieces from the
+/// mover's hand (gating). Such pieces never shield the mover's royal
+/// pieces: Seirawan chess's rule that gating may not block a check.
+pub(crate) fn gated_squares(game: &Game, mv: MoveRef) -> Vec<Square> {
+    let squares = game.topology.len();
+    let takes_from_hand = || {
+        mv.changes
+            .iter()
+            .any(|c| c.slot as usize >= squares && c.new.0 < c.old.0)
+    };
+    if mv.header.from().is_none() || !game.has_hands() || !takes_from_hand() {
+        return Vec::new();
+    }
+    let player = mv.header.player as usize;
+    let taken: Vec<u16> = (0..game.pieces.len() as u16)
+        .filter(|&t| {
+            let slot = game.hand_slot(player, t) as u16;
+            mv.changes
+                .iter()
+                .any(|c| c.slot == slot && c.new.0 < c.old.0)
+        })
+        .collect();
+    if taken.is_empty() {
+        return Vec::new();
+    }
+    mv.changes
+        .iter()
+        .filter(|c| (c.slot as usize) < squares && Some(Square(c.slot)) != mv.header.to())
+        .filter(|c| {
+            let info = game.cells.info(c.new);
+            !c.new.is_empty() && info.owner as usize == player && taken.contains(&info.piece)
+        })
+        .map(|c| Square(c.slot))
+        .collect()
+}
+
+/// Whether `player`'s royal pieces are safe with the pieces on `gated`
+/// taken off the board for the test.
+fn safe_without(game: &Game, pos: &mut Position, player: usize, gated: &[Square]) -> bool {
+    let saved: Vec<crate::position::Cell> = gated.iter().map(|sq| pos.cell(*sq)).collect();
+    for sq in gated {
+        pos.set(&game.cells, sq.index(), crate::position::Cell::EMPTY);
+    }
+    let safe = !game.royal_attacked(pos, player);
+    for (sq, cell) in gated.iter().zip(saved) {
+        pos.set(&game.cells, sq.index(), cell);
+    }
+    safe
+}
+
 /// Royal safety at one position. It knows whether the mover is in check
 /// and which squares the attack tests on its royal pieces read; a move that
 /// changes none of those squares (and neither starts nor ends on one)
@@ -500,12 +550,14 @@ impl RoyalGuard {
     }
 
     /// After `mv` has been made on `pos`: are the mover's royal pieces safe?
+    /// Pieces the move brought in from the hand by gating do not count.
     #[inline]
-    fn safe_after(&self, game: &Game, pos: &Position, mv: MoveRef) -> bool {
-        if self.quick && self.cleared(game, pos, mv) {
-            return true;
+    fn safe_after(&self, game: &Game, pos: &mut Position, mv: MoveRef) -> bool {
+        let gated = gated_squares(game, mv);
+        if !gated.is_empty() {
+            return safe_without(game, pos, self.player, &gated);
         }
-        !game.royal_attacked(pos, self.player)
+        (self.quick && self.cleared(game, pos, mv)) || !game.royal_attacked(pos, self.player)
     }
 
     /// True if `mv` provably keeps the recorded "not attacked" answers.

@@ -680,11 +680,22 @@ pub fn write(game: &Game, pos: &Position) -> String {
             lines.push(tokens.join(if comma { "," } else { "" }));
         }
     }
-    let mut castling: String = game
+    let rights: Vec<&(char, Square, Square)> = game
         .fen
         .castling
         .iter()
         .filter(|(_, k, r)| unmoved_pair(game, pos, *k, *r))
+        .collect();
+    // A one-square letter is left out where a castling right names its
+    // square already (Seirawan's `E` beside `K`).
+    let mut castling: String = rights
+        .iter()
+        .filter(|(_, k, r)| {
+            k != r
+                || !rights
+                    .iter()
+                    .any(|(_, k2, r2)| k2 != r2 && (k2 == k || r2 == k))
+        })
         .map(|(l, _, _)| *l)
         .collect();
     if castling.is_empty() {

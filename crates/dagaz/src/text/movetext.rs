@@ -39,6 +39,21 @@ fn list(moves: &[String]) -> String {
 /// The text of a move (without the `#n` of [`texts`]).
 pub fn text(game: &Game, mv: MoveRef) -> String {
     let mut out = short_text(game, mv);
+    // A piece brought in from the hand (gating), as S-chess writes it:
+    // `b1c3/Eb1`.
+    for sq in crate::movegen::gated_squares(game, mv) {
+        let info = game.cells.info(
+            mv.changes
+                .iter()
+                .find(|c| c.slot == sq.0)
+                .map_or(crate::position::Cell::EMPTY, |c| c.new),
+        );
+        if let Some(piece) = game.pieces.get(info.piece as usize) {
+            out.push('/');
+            out.push(piece.letter);
+            out += game.topology.name(sq);
+        }
+    }
     let points = path_points(mv);
     for sq in game.captured_squares(mv) {
         if !implied(game, &points, sq) {

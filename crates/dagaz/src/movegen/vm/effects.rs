@@ -253,9 +253,15 @@ impl Vm {
                 }
                 let squares = env.game.topology.len();
                 ok &= b.sets.iter().all(|(sq, _)| sq.index() < squares);
+                let hand_slot = b.from_hand.map(|t| env.game.hand_slot(env.player, t));
+                ok &= hand_slot.is_none_or(|slot| cells.get(slot).is_some_and(|c| c.0 > 0));
                 if ok && b.cursor.index() < squares {
                     for &(sq, cell) in &b.sets {
                         self.set_cell(cells, sq.index(), cell);
+                        added += 1;
+                    }
+                    if let Some(slot) = hand_slot {
+                        self.set_cell(cells, slot, Cell(cells[slot].0 - 1));
                         added += 1;
                     }
                     if b.again && !self.again {
