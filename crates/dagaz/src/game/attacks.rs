@@ -513,11 +513,11 @@ struct Analysis<'a> {
 impl<'a> Analysis<'a> {
     /// The program's capture patterns, or `None` if it cannot be analysed.
     fn run(game: &'a Game, prog: &'a Program) -> Option<Vec<Pattern>> {
-        if prog.ops.iter().any(|op| {
-            matches!(
-                op,
-                Op::Once(_) | Op::Handler(_) | Op::Iter { maximal: true, .. }
-            )
+        let opaque_handler = |k: u8| !game.handler(k).is_some_and(|h| h.transparent_to_attacks());
+        if prog.ops.iter().any(|op| match op {
+            Op::Handler(k) => opaque_handler(*k),
+            Op::Once(_) | Op::Iter { maximal: true, .. } => true,
+            _ => false,
         }) {
             return None;
         }
@@ -734,7 +734,10 @@ impl<'a> Analysis<'a> {
                         }
                     }
                 }
-                Op::Once(_) | Op::Handler(_) => {
+                // A handler that leaves attacks alone (gating) does nothing
+                // here; `run` let no other handler through.
+                Op::Handler(_) => true,
+                Op::Once(_) => {
                     self.failed = true;
                     false
                 }

@@ -122,6 +122,14 @@ pub trait Handler: Send + Sync {
     /// Appends the ways the path may continue to `out` (nothing = fail).
     /// Must give the same answer for the same context.
     fn call(&self, ctx: &HandlerContext, out: &mut Vec<Branch>);
+
+    /// True if the handler never changes what a path captures or where it
+    /// goes, and every path through it exists without it as well (it only
+    /// adds a variant of a move, as gating does): attack detection may
+    /// then read it as doing nothing, and keeps its fast tables.
+    fn transparent_to_attacks(&self) -> bool {
+        false
+    }
 }
 
 /// Rust code that decides when a game is over, before the goals of the

@@ -144,6 +144,12 @@ struct Gate {
 }
 
 impl Handler for Gate {
+    /// The gated piece lands behind the moving piece; the same move exists
+    /// without it.
+    fn transparent_to_attacks(&self) -> bool {
+        true
+    }
+
     fn call(&self, ctx: &HandlerContext, out: &mut Vec<Branch>) {
         let game = ctx.game;
         let square = if self.on_start {
