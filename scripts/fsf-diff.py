@@ -43,22 +43,52 @@ def variants_table():
 DROP_MATE_LOSES = {"shogi", "minishogi"}
 
 
+# Variants whose games start from a shuffled first rank (Chess960 rules:
+# Bishops on both colours, the King between the Rooks); Fairy-Stockfish
+# is told so, and writes castling as the King taking its Rook.
+CHESS960 = {"fischerandom", "caparandom"}
+
+
+def legal(variant, fen, moves):
+    return sf.legal_moves(variant, fen, moves, variant in CHESS960)
+
+
+def after(variant, fen, moves):
+    return sf.get_fen(variant, fen, moves, variant in CHESS960)
+
+
+def shuffled_start(variant, rng):
+    """A random Chess960-style setup of `variant`'s usual pieces."""
+    board, rest = sf.start_fen(variant).split(" ", 1)
+    rows = board.split("/")
+    back = list(rows[-1])
+    while True:
+        rng.shuffle(back)
+        bishops = [i for i, p in enumerate(back) if p == "B"]
+        rooks = [i for i, p in enumerate(back) if p == "R"]
+        king = back.index("K")
+        if len({i % 2 for i in bishops}) == len(bishops) and rooks[0] < king < rooks[-1]:
+            break
+    rows[0], rows[-1] = "".join(back).lower(), "".join(back)
+    return "/".join(rows) + " " + rest
+
+
 def fsf_moves(variant, fen):
-    moves = sf.legal_moves(variant, fen, [])
+    moves = legal(variant, fen, [])
     if variant not in DROP_MATE_LOSES:
         return moves
     return [m for m in moves if not (m.startswith("P@") and drop_mate(variant, fen, m))]
 
 
 def drop_mate(variant, fen, move):
-    return not sf.legal_moves(variant, fen, [move]) and sf.game_result(variant, fen, [move]) > 0
+    return not legal(variant, fen, [move]) and sf.game_result(variant, fen, [move]) > 0
 
 
 def fsf_perft(variant, fen, depth):
     moves = fsf_moves(variant, fen)
     if depth == 1:
         return len(moves)
-    return sum(fsf_perft(variant, sf.get_fen(variant, fen, [m]), depth - 1) for m in moves)
+    return sum(fsf_perft(variant, after(variant, fen, [m]), depth - 1) for m in moves)
 
 
 def dagaz_perft(game, fen, depth):
@@ -67,14 +97,14 @@ def dagaz_perft(game, fen, depth):
 
 def random_position(variant, rng, plies):
     """A position of a random game of `variant`, or None if it ended."""
-    start = sf.start_fen(variant)
+    start = shuffled_start(variant, rng) if variant in CHESS960 else sf.start_fen(variant)
     moves = []
     for _ in range(rng.randrange(plies + 1)):
-        legal = sf.legal_moves(variant, start, moves)
-        if not legal:
+        choices = legal(variant, start, moves)
+        if not choices:
             break
-        moves.append(rng.choice(legal))
-    fen = sf.get_fen(variant, start, moves)
+        moves.append(rng.choice(choices))
+    fen = after(variant, start, moves)
     if not fsf_moves(variant, fen):
         return None
     return fen
@@ -104,7 +134,7 @@ def narrow(game, variant, fen, depth):
             text = fsf_text(m.text)
             if text not in theirs:
                 break
-            child = sf.get_fen(variant, fen, [text])
+            child = after(variant, fen, [text])
             session.push(m)
             ours, expected = session.perft(depth - 1), fsf_perft(variant, child, depth - 1)
             if ours != expected:

@@ -123,10 +123,12 @@ pub trait Handler: Send + Sync {
     /// Must give the same answer for the same context.
     fn call(&self, ctx: &HandlerContext, out: &mut Vec<Branch>);
 
-    /// True if the handler never changes what a path captures or where it
-    /// goes, and every path through it exists without it as well (it only
-    /// adds a variant of a move, as gating does): attack detection may
-    /// then read it as doing nothing, and keeps its fast tables.
+    /// True if reading the handler as doing nothing leaves the captures of
+    /// the program unchanged: it captures nothing itself, and whatever a
+    /// path through it captures, the program captures without it too, or
+    /// nothing (gating adds a variant of a move; castling captures
+    /// nothing). Attack detection then keeps its fast tables, and never
+    /// calls the handler.
     fn transparent_to_attacks(&self) -> bool {
         false
     }

@@ -257,6 +257,9 @@ pub struct FenConfig {
     /// Pieces in hand in a position string are read and ignored (Fairy-
     /// Stockfish's older Ataxx kept the pieces to be placed in hand).
     pub ignore_hand: bool,
+    /// Chess960's castling letters (`KQkq` for the outermost Rooks, file
+    /// letters for others), with this piece as the Rook.
+    pub castling_960: Option<u16>,
 }
 
 /// A loaded game.

@@ -5,6 +5,7 @@
 use std::sync::Arc;
 
 use super::{Branch, Handler, HandlerContext, HandlerRegistry};
+use crate::board::Square;
 use crate::position::Cell;
 
 pub(super) fn register(r: &mut HandlerRegistry) {
@@ -35,6 +36,9 @@ pub(super) fn with_argument(name: &str) -> Option<Arc<dyn Handler>> {
     }
     if let Some(piece) = name.strip_prefix("other_colour:") {
         return Some(Arc::new(OtherColour(piece.to_string())));
+    }
+    if let Some(args) = name.strip_prefix("castle:") {
+        return Castle::parse(args).map(|c| Arc::new(c) as Arc<dyn Handler>);
     }
     if let Some((piece, zone)) = name
         .strip_prefix("colour_room:")
@@ -204,5 +208,130 @@ impl Handler for Explode {
             captures,
             ..Branch::stay(ctx.cursor)
         });
+    }
+}
+
+/// `castle:<Rook>:<king file>:<rook file>`: castling as Chess960 defines
+/// it, from wherever the King and the Rook stand on their rank. Called with
+/// the unmoved King in hand on its square: finds the unmoved Rook of the
+/// mover on that rank on the side of the King's destination file (the
+/// kingside when that file lies beyond the Rook's, `castle:Rook:g:f`;
+/// else the queenside, `castle:Rook:c:d`), and moves the King to its file
+/// and the Rook to its own. Every square either piece crosses or lands on
+/// must be empty but for the two of them, and no square the King stands
+/// on, crosses or lands on may be attacked (with the King still in place).
+struct Castle {
+    rook: String,
+    king_file: String,
+    rook_file: String,
+}
+
+impl Castle {
+    fn parse(args: &str) -> Option<Castle> {
+        let mut parts = args.split(':');
+        let castle = Castle {
+            rook: parts.next()?.to_string(),
+            king_file: parts.next()?.to_string(),
+            rook_file: parts.next()?.to_string(),
+        };
+        parts.next().is_none().then_some(castle)
+    }
+
+    /// The square of `file` on the rank of `sq`.
+    fn on_rank(ctx: &HandlerContext, sq: Square, file: &str) -> Option<Square> {
+        let topo = &ctx.game.topology;
+        let c = topo.coords(sq);
+        let col = topo.grid().cols.iter().position(|f| f == file)?;
+        topo.at(col as i32, c.row, c.level)
+    }
+}
+
+impl Handler for Castle {
+    /// Castling captures nothing (and the handler asks about attacks
+    /// itself, which must not come back to it).
+    fn transparent_to_attacks(&self) -> bool {
+        true
+    }
+
+    fn call(&self, ctx: &HandlerContext, out: &mut Vec<Branch>) {
+        let game = ctx.game;
+        let topo = &game.topology;
+        let (Some(origin), Some(rook_type)) = (ctx.origin, game.piece_by_name(&self.rook)) else {
+            return;
+        };
+        if ctx.hand.is_empty() || game.cells.info(ctx.hand).moved {
+            return;
+        }
+        let (Some(king_to), Some(rook_to)) = (
+            Castle::on_rank(ctx, origin, &self.king_file),
+            Castle::on_rank(ctx, origin, &self.rook_file),
+        ) else {
+            return;
+        };
+        let col = |sq: Square| topo.coords(sq).col;
+        let kingside = col(king_to) > col(rook_to);
+        let row = topo.coords(origin).row;
+        let level = topo.coords(origin).level;
+        // The unmoved Rook on that side, nearest the King.
+        let step: i32 = if kingside { 1 } else { -1 };
+        let mut c = col(origin) + step;
+        let rook_from = loop {
+            let Some(sq) = topo.at(c, row, level) else {
+                return;
+            };
+            let cell = ctx.cells[sq.index()];
+            let info = game.cells.info(cell);
+            if !cell.is_empty()
+                && info.owner as usize == ctx.player
+                && info.piece == rook_type
+                && !info.moved
+            {
+                break sq;
+            }
+            c += step;
+        };
+        // Every square between the four must be empty but the Rook's (the
+        // King is in hand: its square is empty already).
+        let cols = [col(origin), col(king_to), col(rook_from), col(rook_to)];
+        let (lo, hi) = (
+            *cols.iter().min().unwrap_or(&0),
+            *cols.iter().max().unwrap_or(&0),
+        );
+        for c in lo..=hi {
+            let Some(sq) = topo.at(c, row, level) else {
+                return;
+            };
+            if sq != rook_from && !ctx.cells[sq.index()].is_empty() {
+                return;
+            }
+        }
+        // The King's squares, from its own to its destination, attacked
+        // with the King standing on its square.
+        let mut board = ctx.cells.to_vec();
+        board[origin.index()] = ctx.hand;
+        let (from, to) = (col(origin).min(col(king_to)), col(origin).max(col(king_to)));
+        for c in from..=to {
+            let Some(sq) = topo.at(c, row, level) else {
+                return;
+            };
+            let here = if board[sq.index()].is_empty() {
+                game.cells.phantom(ctx.player)
+            } else {
+                board[sq.index()]
+            };
+            let attacked = (0..game.players.len()).any(|by| {
+                by != ctx.player
+                    && crate::movegen::attack::attacked(game, &board, &[], sq, by, here, None)
+            });
+            if attacked {
+                return;
+            }
+        }
+        let rook = game.cells.with_moved(ctx.cells[rook_from.index()], true);
+        out.push(
+            Branch::stay(king_to)
+                .set(rook_from, Cell::EMPTY)
+                .set(rook_to, rook),
+        );
     }
 }

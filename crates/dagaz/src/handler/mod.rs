@@ -103,6 +103,7 @@ impl HandlerRegistry {
             "not_piece:<Piece>",
             "place:<Piece>",
             "gate:<Piece>",
+            "castle:<Rook>:<king file>:<rook file>",
             "gate_here:<Piece>",
         ])
     }

@@ -237,7 +237,14 @@ impl Loader<'_> {
                 value: p.value,
                 royal: p.royal,
                 resets_clock: p.resets_clock,
-                tracks_moved: compiled.tracks[i],
+                // Chess960's castling letters are about the Rooks' and the
+                // King's has-moved flags, which the castling handler reads.
+                tracks_moved: compiled.tracks[i]
+                    || spec
+                        .fen
+                        .castling_960
+                        .as_ref()
+                        .is_some_and(|r| r.get_ref() == pname || p.royal),
                 promotion: self.promotion(p, &zones, &piece_names),
                 programs: compiled.programs[i].clone(),
                 description: p.description.clone(),

@@ -307,6 +307,16 @@ impl Loader<'_> {
                 ),
             }
         }
+        if let Some(rook) = &f.castling_960 {
+            match names.iter().position(|n| n == rook.get_ref()) {
+                Some(i) => cfg.castling_960 = Some(i as u16),
+                None => self.error(
+                    format!("fen.castling_960: unknown piece '{}'", rook.get_ref()),
+                    Some(rook.span()),
+                    "here",
+                ),
+            }
+        }
         if let Some(ep) = &f.en_passant {
             match names.iter().position(|n| n == ep.get_ref()) {
                 Some(i) => cfg.en_passant = Some(i as u16),

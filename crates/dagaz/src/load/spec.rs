@@ -239,6 +239,8 @@ pub(super) struct FenSection {
     /// Pieces in hand in position strings are read and ignored.
     #[serde(default)]
     pub(super) ignore_hand: bool,
+    /// Chess960 castling letters, with this piece as the Rook.
+    pub(super) castling_960: Option<Spanned<String>>,
 }
 
 /// A piece's `moves`: one expression, or a list of expressions and

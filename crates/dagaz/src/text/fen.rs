@@ -105,7 +105,11 @@ pub fn parse(game: &Game, text: &str, setup: Option<&Position>) -> Result<Positi
     if game.rules.free_opening && fields.get(1) != Some(&every.as_str()) {
         pos.set_phase(1);
     }
-    let rights = parse_castling(game, text, fields.get(2).copied().unwrap_or("-"))?;
+    let field = fields.get(2).copied().unwrap_or("-");
+    let rights = match game.fen.castling_960 {
+        Some(rook) if field != "-" => castling_960(game, text, field, &placed, rook)?,
+        _ => parse_castling(game, text, field)?,
+    };
     // Where pieces in hand must be dropped first, a player still holding
     // some has moved nothing yet (placement chess: a Rook dropped on h1
     // castles with the King dropped later).
@@ -536,6 +540,105 @@ fn parse_castling(
     Ok(rights)
 }
 
+/// Chess960's castling letters (X-FEN and Shredder-FEN): `K`/`Q` the
+/// outermost Rook on the King's side or the other, a file letter the Rook
+/// on that file of the King's rank; lower case for the second player.
+/// Each right becomes (letter, King's square, Rook's square).
+fn castling_960(
+    game: &Game,
+    text: &str,
+    field: &str,
+    placed: &[Placed],
+    rook: u16,
+) -> Result<Vec<(char, Square, Square)>, FenError> {
+    let topo = &game.topology;
+    let mut rights = Vec::new();
+    for c in field.chars() {
+        let owner = usize::from(c.is_ascii_lowercase());
+        let bad = |m: &str| fail(text, format!("castling right '{c}': {m}"));
+        let king = placed
+            .iter()
+            .find(|p| p.owner == owner && game.pieces[p.piece as usize].royal)
+            .ok_or_else(|| bad("that player has no King"))?
+            .sq;
+        let (kc, row) = (topo.coords(king).col, topo.coords(king).row);
+        let rooks = placed
+            .iter()
+            .filter(|p| p.owner == owner && p.piece == rook && topo.coords(p.sq).row == row)
+            .map(|p| (topo.coords(p.sq).col, p.sq));
+        let found = match c.to_ascii_uppercase() {
+            'K' => rooks
+                .filter(|(col, _)| *col > kc)
+                .max_by_key(|(col, _)| *col),
+            'Q' => rooks
+                .filter(|(col, _)| *col < kc)
+                .min_by_key(|(col, _)| *col),
+            f if f.is_ascii_uppercase() => {
+                let file = (f as u8 - b'A') as i32;
+                rooks.clone().find(|(col, _)| *col == file)
+            }
+            _ => return Err(bad("not a castling letter")),
+        };
+        let (_, r) = found.ok_or_else(|| bad("no Rook of that player stands there"))?;
+        if rights.iter().any(|(_, _, sq)| *sq == r) {
+            return Err(bad("given twice"));
+        }
+        rights.push((c, king, r));
+    }
+    Ok(rights)
+}
+
+/// Chess960's castling field of `pos`: for each unmoved King, its unmoved
+/// Rooks on its rank, `K`/`Q` for the outermost on either side and the
+/// file letter for another.
+fn castling_960_text(game: &Game, pos: &Position, rook: u16) -> String {
+    let topo = &game.topology;
+    let mut out = String::new();
+    for player in 0..game.players.len().min(2) {
+        let unmoved = |sq: &Square| !game.cells.info(pos.cell(*sq)).moved;
+        let Some(king) = game
+            .royal_types()
+            .iter()
+            .flat_map(|&t| crate::position::squares_of(pos.piece_bits(player, t as usize)))
+            .find(unmoved)
+        else {
+            continue;
+        };
+        let (kc, row) = (topo.coords(king).col, topo.coords(king).row);
+        let rooks: Vec<(i32, Square)> =
+            crate::position::squares_of(pos.piece_bits(player, rook as usize))
+                .filter(|sq| topo.coords(*sq).row == row)
+                .map(|sq| (topo.coords(sq).col, sq))
+                .collect();
+        for kingside in [true, false] {
+            let mut side: Vec<&(i32, Square)> = rooks
+                .iter()
+                .filter(|(c, _)| if kingside { *c > kc } else { *c < kc })
+                .collect();
+            let outermost = if kingside {
+                side.iter().map(|(c, _)| *c).max()
+            } else {
+                side.iter().map(|(c, _)| *c).min()
+            };
+            // The outermost (`K`, `Q`) first, then the others by file.
+            side.sort_by_key(|(c, _)| (Some(*c) != outermost, *c));
+            for (c, _) in side.iter().filter(|(_, sq)| unmoved(sq)) {
+                let letter = if Some(*c) == outermost {
+                    if kingside { 'K' } else { 'Q' }
+                } else {
+                    (b'A' + *c as u8) as char
+                };
+                out.push(if player == 0 {
+                    letter
+                } else {
+                    letter.to_ascii_lowercase()
+                });
+            }
+        }
+    }
+    out
+}
+
 /// Whether a piece placed by a position string counts as having moved.
 fn has_moved(
     game: &Game,
@@ -545,11 +648,15 @@ fn has_moved(
     piece: u16,
     owner: usize,
 ) -> bool {
-    let castling_square = game
-        .fen
-        .castling
-        .iter()
-        .any(|(_, k, r)| *k == sq || *r == sq);
+    let castling_square = match game.fen.castling_960 {
+        // Chess960: every King and Rook is moved unless a letter names it.
+        Some(rook) => piece == rook || game.pieces[piece as usize].royal,
+        None => game
+            .fen
+            .castling
+            .iter()
+            .any(|(_, k, r)| *k == sq || *r == sq),
+    };
     if castling_square {
         return !rights.iter().any(|(_, k, r)| *k == sq || *r == sq);
     }
@@ -571,6 +678,10 @@ fn check_castling(
     setup: Option<&Position>,
     rights: &[(char, Square, Square)],
 ) -> Result<(), FenError> {
+    if game.fen.castling_960.is_some() {
+        // The letters were read from the pieces themselves.
+        return Ok(());
+    }
     for (letter, k, r) in rights {
         if !castling_pieces_in_place(game, pos, setup, *k, *r) {
             return Err(fail(
@@ -688,16 +799,20 @@ pub fn write(game: &Game, pos: &Position) -> String {
         .collect();
     // A one-square letter is left out where a castling right names its
     // square already (Seirawan's `E` beside `K`).
-    let mut castling: String = rights
-        .iter()
-        .filter(|(_, k, r)| {
-            k != r
-                || !rights
-                    .iter()
-                    .any(|(_, k2, r2)| k2 != r2 && (k2 == k || r2 == k))
-        })
-        .map(|(l, _, _)| *l)
-        .collect();
+    let mut castling: String = if let Some(rook) = game.fen.castling_960 {
+        castling_960_text(game, pos, rook)
+    } else {
+        rights
+            .iter()
+            .filter(|(_, k, r)| {
+                k != r
+                    || !rights
+                        .iter()
+                        .any(|(_, k2, r2)| k2 != r2 && (k2 == k || r2 == k))
+            })
+            .map(|(l, _, _)| *l)
+            .collect()
+    };
     if castling.is_empty() {
         castling = "-".into();
     }

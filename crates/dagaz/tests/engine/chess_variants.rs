@@ -162,3 +162,51 @@ fn hold_the_hill_wins_after_the_other_sides_move() {
         "White's King held e4"
     );
 }
+
+/// Chess960 castling from shuffled setups: counts of pyffish 0.0.90 in its
+/// Chess960 mode (`legal_moves(variant, fen, moves, True)`, recursively),
+/// and the castling letters read and written back.
+#[test]
+fn chess960_castles_from_anywhere() {
+    let game = load_game("chess:chess960").unwrap();
+    for (fen, depth, nodes) in [
+        (
+            "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9",
+            3,
+            12_189,
+        ),
+        (
+            "2nnrbkr/p1qppppp/8/1ppb4/6PP/3PP3/PPP2P2/BQNNRBKR w HEhe - 1 9",
+            3,
+            18_002,
+        ),
+        (
+            "b1q1rrkb/pppppppp/3nn3/8/P7/1PPP4/4PPPP/BQNNRKRB w GE - 1 9",
+            3,
+            10_471,
+        ),
+    ] {
+        let mut pos = common::position(&game, fen);
+        assert_eq!(perft(&game, &mut pos, depth).unwrap(), nodes, "{fen}");
+    }
+    // Only the a-file Rook may castle: `A` is read, and written as `Q`
+    // (the outermost Rook on the queenside).
+    let pos = common::position(
+        &game,
+        "rbk1r1n1/pp3pQ1/1B1pb1n1/4p1p1/2P1P2N/1P4P1/P2P1N1P/RB1K1R2 w A - 3 16",
+    );
+    assert!(game.write_position(&pos).contains(" w Q "));
+    // King on b1, Rooks on a1 and h1 (an inner Rook is named by its file).
+    let pos = common::position(&game, "4k3/8/8/8/8/8/8/RK3R1R w HF - 0 1");
+    assert!(
+        game.write_position(&pos).contains(" w KF "),
+        "{}",
+        game.write_position(&pos)
+    );
+    let texts = dagaz::session::Session::from_position(std::sync::Arc::new(game), pos)
+        .unwrap()
+        .legal_texts()
+        .to_vec();
+    // Castling with the f1 Rook: the King to g1, the Rook to f1.
+    assert!(texts.iter().any(|t| t == "b1g1"), "{texts:?}");
+}
