@@ -15,6 +15,7 @@ game's history (repetition) play no part.
 
 import argparse
 import random
+import re
 import sys
 import time
 from pathlib import Path
@@ -115,6 +116,12 @@ def fsf_text(move):
     `b1c3/Eb1` is `b1c3e`, a castling that gates on the Rook's square,
     `e1g1/Hh1`, is `h1e1h`)."""
     move = move.replace("*", "@")
+    if "," in move:
+        # The duck's square (`e2e4,e6`), which Fairy-Stockfish writes as a
+        # second move from the landing square: `e2e4,e4e6`.
+        base, duck = move.split(",", 1)
+        landing = re.findall(r"[a-z]+[0-9]+", base)[-1]
+        return f"{base},{landing}{duck}"
     if "/" in move:
         base, gate = move.split("/", 1)
         piece, square = gate[0].lower(), gate[1:]

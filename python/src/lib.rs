@@ -202,7 +202,7 @@ impl Move {
             text: text.to_string(),
             from: mv.header.from().map(name),
             to: mv.header.to().map(name),
-            parts: entry::path(mv).into_iter().map(name).collect(),
+            parts: entry::path(game, mv).into_iter().map(name).collect(),
             captures: game.captured_squares(mv).into_iter().map(name).collect(),
             piece: piece_name(mv.header.piece),
             promotion: mv.header.promotion().and_then(piece_name),

@@ -138,11 +138,11 @@ fn enter_squares(session: &mut Session, entered: &mut Vec<Square>, more: &[Squar
     let game = session.game().clone();
     let mut chosen = entered.clone();
     chosen.extend_from_slice(more);
-    let mut p = entry::progress(session.legal(), &chosen);
+    let mut p = entry::progress(session.game(), session.legal(), &chosen);
     if p.is_dead_end() && !entered.is_empty() {
         // Squares that do not go on with the move being entered start a new one.
         chosen = more.to_vec();
-        p = entry::progress(session.legal(), &chosen);
+        p = entry::progress(session.game(), session.legal(), &chosen);
     }
     if p.is_dead_end() {
         say!("no legal move goes through {}", names(&game, &chosen));
@@ -181,7 +181,7 @@ fn enter_squares(session: &mut Session, entered: &mut Vec<Square>, more: &[Squar
 /// An empty line ends a move entered square by square, if the squares so
 /// far make exactly one.
 fn finish_entry(session: &mut Session, entered: &mut Vec<Square>) {
-    let p = entry::progress(session.legal(), entered);
+    let p = entry::progress(session.game(), session.legal(), entered);
     match p.complete.as_slice() {
         [i] => play_index(session, *i),
         _ => say!("{} is not a whole move yet", names(session.game(), entered)),

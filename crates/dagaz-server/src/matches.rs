@@ -337,7 +337,7 @@ impl Match {
                 })
                 .map(|(m, t)| LegalMove {
                     text: t.clone(),
-                    path: names(entry::path(m)),
+                    path: names(entry::path(game, m)),
                     captures: names(game.captured_squares(m)),
                     piece: m.header.piece,
                     drop: m.header.from().is_none(),
@@ -386,7 +386,7 @@ impl Match {
             moves: s.texts().to_vec(),
             legal,
             last: s.played().last().map(|mv| LastMove {
-                path: names(entry::path(mv.as_ref())),
+                path: names(entry::path(game, mv.as_ref())),
                 captures: names(game.captured_squares(mv.as_ref())),
             }),
             check,

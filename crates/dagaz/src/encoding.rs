@@ -145,7 +145,7 @@ impl Encoding {
                 continue;
             }
             let info = game.cells.info(cell);
-            if cell.is_empty() || info.piece == NO_PIECE || info.phantom {
+            if cell.is_empty() || info.piece == NO_PIECE || info.phantom || info.is_neutral() {
                 continue;
             }
             let plane = |owner: usize, piece: u16| owner * self.pieces + piece as usize;
@@ -153,7 +153,7 @@ impl Encoding {
             if self.stacks {
                 for below in game.below(pos, sq) {
                     let b = game.cells.info(below);
-                    if b.piece != NO_PIECE {
+                    if b.piece != NO_PIECE && !b.is_neutral() {
                         out[plane(b.owner as usize, b.piece) * area + at] += 1.0;
                     }
                 }

@@ -4,18 +4,21 @@
 //! The web page and the terminal `play` both use it.
 //!
 //! A move's path is its start square (none for a drop), the landing square
-//! of each part and its final square. Moves with the same path (approach or
+//! of each part and its final square, then the square where it puts the
+//! duck (`move_neutral`). Moves with the same path (approach or
 //! withdrawal in Fanorona, promotion choices) are all "complete" at once;
 //! the front end then asks which one is meant.
 
 use crate::board::Square;
+use crate::game::Game;
 use crate::position::{MoveList, MoveRef};
 
 /// The squares a person clicks to enter `mv`.
-pub fn path(mv: MoveRef) -> Vec<Square> {
+pub fn path(game: &Game, mv: MoveRef) -> Vec<Square> {
     let mut out: Vec<Square> = mv.header.from().into_iter().collect();
     out.extend_from_slice(mv.landings);
     out.extend(mv.header.to());
+    out.extend(game.placed_neutral(mv));
     out
 }
 
@@ -37,10 +40,10 @@ impl Progress {
 }
 
 /// The continuations of `chosen` among `moves`.
-pub fn progress(moves: &MoveList, chosen: &[Square]) -> Progress {
+pub fn progress(game: &Game, moves: &MoveList, chosen: &[Square]) -> Progress {
     let mut p = Progress::default();
     for (i, mv) in moves.iter().enumerate() {
-        let full = path(mv);
+        let full = path(game, mv);
         if full.len() < chosen.len() || full[..chosen.len()] != *chosen {
             continue;
         }
@@ -70,20 +73,20 @@ mod tests {
         let mut list = MoveList::new();
         Generator::new().legal(&game, &mut pos, &mut list).unwrap();
         let sq = |n: &str| game.topology.square(n).unwrap();
-        let start = progress(&list, &[]);
+        let start = progress(&game, &list, &[]);
         assert_eq!(start.next, vec![sq("a2")]);
         assert!(start.complete.is_empty());
-        let p = progress(&list, &[sq("a2"), sq("b2")]);
+        let p = progress(&game, &list, &[sq("a2"), sq("b2")]);
         assert_eq!(p.next, vec![sq("b3")]);
         assert_eq!(
             p.complete.len(),
             1,
             "stopping after the first capture is a move"
         );
-        let p = progress(&list, &[sq("a2"), sq("b2"), sq("b3")]);
+        let p = progress(&game, &list, &[sq("a2"), sq("b2"), sq("b3")]);
         assert!(p.next.is_empty());
         assert_eq!(p.complete.len(), 1);
-        assert!(progress(&list, &[sq("a1")]).is_dead_end());
+        assert!(progress(&game, &list, &[sq("a1")]).is_dead_end());
     }
 
     #[test]
@@ -93,7 +96,7 @@ mod tests {
         let mut list = MoveList::new();
         Generator::new().legal(&game, &mut pos, &mut list).unwrap();
         let sq = |n: &str| game.topology.square(n).unwrap();
-        let p = progress(&list, &[sq("d3"), sq("e3")]);
+        let p = progress(&game, &list, &[sq("d3"), sq("e3")]);
         assert_eq!(p.complete.len(), 2);
         assert!(p.next.is_empty());
     }

@@ -455,7 +455,7 @@ function drawHitAreas(svg, L) {
 function pieceShape(piece, owner, size = 1, { number, parts } = {}) {
   const { game } = view;
   const info = game.pieces[piece];
-  const glyph = info.glyphs[owner] ?? info.letter;
+  const glyph = info.glyphs[owner] ?? info.glyphs[0] ?? info.letter;
   const colour = game.players[owner]?.colour ?? "#888";
   const light = isLight(colour);
   const kanji = /[\u3000-\u9fff]/.test(glyph);

@@ -416,7 +416,7 @@ impl<'g> Searcher<'g> {
             .iter()
             .filter(|c| (c.slot as usize) < squares && !c.old.is_empty())
             .map(|c| self.game.cells.info(c.old))
-            .filter(|i| i.owner != mv.header.player)
+            .filter(|i| i.owner != mv.header.player && !i.is_neutral())
             .map(|i| {
                 self.game
                     .pieces

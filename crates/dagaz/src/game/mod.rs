@@ -75,6 +75,9 @@ pub struct PieceType {
     pub never_in: Vec<usize>,
     /// The zone (each player's own) this piece never leaves.
     pub only_in: Option<usize>,
+    /// The piece belongs to nobody: neither friend nor enemy, never
+    /// captured, never moved by its own programs (walls, the duck).
+    pub neutral: bool,
 }
 
 /// What a piece may become when it ends a move in a zone.
@@ -152,6 +155,10 @@ pub struct Rules {
     /// pieces Seirawan chess brings in by gating).
     pub hands: bool,
     pub explosion_immune: Vec<u16>,
+    /// Every move ends by moving this neutral piece to another empty
+    /// square, or putting it on any empty square while it is not on the
+    /// board (duck chess's Duck).
+    pub move_neutral: Option<u16>,
     /// Until the first capture every player may move at any time (phase
     /// [`FREE_PHASE`] of the position); then the players alternate, the
     /// capturer's opponent first (Ethiopian chess's werera).
@@ -555,8 +562,24 @@ impl Game {
                 let old = self.cells.info(c.old);
                 let new = self.cells.info(c.new);
                 let converted = !c.new.is_empty() && new.owner == owner && !on_path(c.slot);
-                old.owner != owner && new != old && !converted
+                old.owner != owner && !old.is_neutral() && new != old && !converted
             })
+            .map(|c| Square(c.slot))
+            .collect()
+    }
+
+    /// The square where a move puts the neutral piece of `move_neutral`
+    /// (the duck): written after the move (`e2e4,d5`) and entered after
+    /// its last square.
+    pub fn placed_neutral(&self, mv: MoveRef) -> Vec<Square> {
+        let Some(piece) = self.rules.move_neutral else {
+            return Vec::new();
+        };
+        let neutral = self.cells.piece(piece, 0, false);
+        let squares = self.topology.len();
+        mv.changes
+            .iter()
+            .filter(|c| (c.slot as usize) < squares && c.new == neutral && c.old != neutral)
             .map(|c| Square(c.slot))
             .collect()
     }

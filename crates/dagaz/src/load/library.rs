@@ -66,6 +66,17 @@ const GAMES: &[BuiltinGame] = library![
     "connect6",
     "senterej",
     "jungle",
+    // Fairy-Stockfish's variants (docs/fairy-stockfish.md).
+    in "fairy" "clobber10",
+    in "fairy" "duck",
+    in "fairy" "flipello",
+    in "fairy" "flipello10",
+    in "fairy" "flipersi",
+    in "fairy" "fox-and-hounds",
+    in "fairy" "isolation",
+    in "fairy" "isolation7x7",
+    in "fairy" "jesonmor",
+    in "fairy" "snailtrail",
 ];
 
 /// All built-in games, by name.

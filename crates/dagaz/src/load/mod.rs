@@ -270,6 +270,7 @@ impl Loader<'_> {
                     self.piece_zones(pname, "only_in", Some(&list), &zones)
                         .pop()
                 }),
+                neutral: self.neutral(pname, p, players.len()),
             });
         }
         let display = self.display(&spec.display, &topology, players.len());
@@ -296,8 +297,13 @@ impl Loader<'_> {
         }
         let cells = match board_kind {
             BoardKind::Heap => CellTable::counts(players.len(), pieces.len()),
-            _ => CellTable::numbered(players.len(), pieces.len(), numbers),
+            _ => CellTable::numbered(players.len(), pieces.len(), numbers)
+                .with_neutral(pieces.iter().map(|p| p.neutral).collect()),
         };
+        self.check_move_neutral(&spec.rules, &rules, &pieces);
+        if !self.errors.is_empty() {
+            return None;
+        }
         let royal_types = (0..pieces.len() as u16)
             .filter(|t| pieces[*t as usize].royal)
             .collect();

@@ -289,6 +289,55 @@ impl Loader<'_> {
         Some((low, high))
     }
 
+    /// A piece's `neutral`, checked: a piece of nobody's has no moves of
+    /// its own, is not royal, and needs a game of two players (position
+    /// strings of more players name an owner for every piece).
+    pub(super) fn neutral(&mut self, pname: &str, p: &PieceSection, players: usize) -> bool {
+        let Some(spec) = p.neutral.as_ref().filter(|n| *n.get_ref()) else {
+            return false;
+        };
+        let why = if p.moves.is_some() || p.betza.is_some() || p.drops.is_some() {
+            Some("has moves or drops; nobody moves it but the rule `move_neutral`")
+        } else if p.royal {
+            Some("is royal")
+        } else if p.promote.is_some() {
+            Some("promotes")
+        } else if players != 2 {
+            Some("is in a game of more than two players")
+        } else {
+            None
+        };
+        if let Some(why) = why {
+            self.error(
+                format!("piece {pname}: a neutral piece belongs to nobody, but this one {why}"),
+                Some(spec.span()),
+                "here",
+            );
+        }
+        true
+    }
+
+    /// `rules.move_neutral` must name a neutral piece.
+    pub(super) fn check_move_neutral(
+        &mut self,
+        spec: &crate::load::spec::RulesSection,
+        rules: &crate::game::Rules,
+        pieces: &[crate::game::PieceType],
+    ) {
+        if let (Some(t), Some(name)) = (rules.move_neutral, spec.move_neutral.as_ref())
+            && !pieces[t as usize].neutral
+        {
+            self.error(
+                format!(
+                    "rules.move_neutral: piece {} is not neutral (give it `neutral = true`)",
+                    name.get_ref()
+                ),
+                Some(name.span()),
+                "here",
+            );
+        }
+    }
+
     /// The zones a piece's `never_in` or `only_in` names.
     pub(super) fn piece_zones(
         &mut self,

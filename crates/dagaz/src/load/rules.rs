@@ -130,6 +130,10 @@ impl Loader<'_> {
             captures_explode: r.captures_explode,
             hands: r.hands,
             explosion_immune: self.piece_list("explosion_immune", &r.explosion_immune, names),
+            move_neutral: r.move_neutral.as_ref().and_then(|n| {
+                self.piece_list("move_neutral", std::slice::from_ref(n), names)
+                    .pop()
+            }),
         }
     }
 

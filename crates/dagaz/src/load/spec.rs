@@ -129,6 +129,8 @@ pub(super) struct PieceSection {
     pub(super) never_in: Option<Spanned<Vec<String>>>,
     /// The zone the piece never leaves.
     pub(super) only_in: Option<Spanned<String>>,
+    /// The piece belongs to nobody (a wall, the duck).
+    pub(super) neutral: Option<Spanned<bool>>,
 }
 
 /// `count = 1` or `count = [0, 8]`.
@@ -207,6 +209,8 @@ pub(super) struct RulesSection {
     /// Piece types an explosion spares unless they are captured.
     #[serde(default)]
     pub(super) explosion_immune: Vec<Spanned<String>>,
+    /// The neutral piece every move ends by moving (duck chess).
+    pub(super) move_neutral: Option<Spanned<String>>,
 }
 
 /// `turns = ["White", "Black", "Black", "White"]` or

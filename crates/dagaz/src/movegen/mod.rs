@@ -4,6 +4,7 @@
 //! priorities and capture priority.
 
 pub(crate) mod attack;
+mod neutral;
 mod outcome;
 mod validity;
 pub(crate) mod vm;
@@ -24,6 +25,8 @@ pub struct Generator {
     bits: Vec<u64>,
     keep: Vec<bool>,
     scratch: MoveList,
+    /// The moves before `move_neutral` multiplies them.
+    unexpanded: MoveList,
     /// A second generator, for the replies that rules look at.
     inner: Option<Box<Generator>>,
 }
@@ -46,6 +49,22 @@ impl Generator {
     /// [`Generator::pseudo_legal`], told in advance whether some squares
     /// are attacked (`[a]` on them needs no test).
     fn pseudo_legal_seeded(
+        &mut self,
+        game: &Game,
+        pos: &mut Position,
+        out: &mut MoveList,
+        attacked: &[(Square, bool)],
+    ) -> Result<(), GenError> {
+        self.run_programs(game, pos, out, attacked)?;
+        if let Some(piece) = game.rules.move_neutral {
+            neutral::expand(game, pos, piece, out, &mut self.unexpanded);
+        }
+        Ok(())
+    }
+
+    /// The moves of the programs: the pieces' of the side to move (or of
+    /// every player who may move) and the drops.
+    fn run_programs(
         &mut self,
         game: &Game,
         pos: &mut Position,

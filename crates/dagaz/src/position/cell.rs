@@ -13,6 +13,9 @@ pub struct Cell(pub u16);
 /// "No piece type" in [`CellInfo::piece`].
 pub const NO_PIECE: u16 = u16::MAX;
 
+/// The owner of a neutral piece ([`CellTable::with_neutral`]): nobody's.
+pub const NEUTRAL: u8 = u8::MAX - 1;
+
 impl Cell {
     pub const EMPTY: Cell = Cell(0);
     /// Bit set on a piece captured by a deferred capture.
@@ -54,6 +57,15 @@ pub struct CellInfo {
     pub phantom: bool,
 }
 
+impl CellInfo {
+    /// A piece that belongs to nobody (a wall, the duck): neither friend
+    /// nor enemy to anyone, never captured.
+    #[inline]
+    pub fn is_neutral(&self) -> bool {
+        self.owner == NEUTRAL
+    }
+}
+
 /// Encodes and decodes cells for one game.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct CellTable {
@@ -67,6 +79,8 @@ pub struct CellTable {
     rows: Vec<Option<(u32, u32)>>,
     /// Cells are counts of pieces (heap boards), not piece codes.
     counts: bool,
+    /// Per piece type: it is neutral (empty if no type is).
+    neutral: Vec<bool>,
 }
 
 /// What every cell of a heap board decodes to: no piece, no owner.
@@ -136,7 +150,33 @@ impl CellTable {
             table,
             rows,
             counts: false,
+            neutral: Vec::new(),
         }
+    }
+
+    /// The same table in which the pieces of the types marked in `neutral`
+    /// belong to nobody: they decode with the owner [`NEUTRAL`], never
+    /// "moved", are in no player's bitsets, and [`CellTable::piece`] gives
+    /// one code for each such type whatever owner it is asked for.
+    pub fn with_neutral(mut self, neutral: Vec<bool>) -> CellTable {
+        if !neutral.iter().any(|n| *n) || self.counts {
+            return self;
+        }
+        for (code, info) in self.table.iter_mut().enumerate() {
+            if info.piece != NO_PIECE && neutral.get(info.piece as usize) == Some(&true) {
+                info.owner = NEUTRAL;
+                info.moved = false;
+                self.rows[code] = None;
+            }
+        }
+        self.neutral = neutral;
+        self
+    }
+
+    /// True if pieces of type `piece` belong to nobody.
+    #[inline]
+    pub fn is_neutral_type(&self, piece: u16) -> bool {
+        self.neutral.get(piece as usize) == Some(&true)
     }
 
     /// Whether a game of this size has cell codes for every combination.
@@ -185,6 +225,11 @@ impl CellTable {
     /// A piece carrying `number` (which must be below [`CellTable::numbers`]).
     #[inline]
     pub fn numbered_piece(&self, piece: u16, owner: usize, moved: bool, number: u16) -> Cell {
+        let (owner, moved) = if self.is_neutral_type(piece) {
+            (0, false)
+        } else {
+            (owner, moved)
+        };
         let kind = (piece as usize * self.players + owner) * self.numbers + number as usize;
         Cell((1 + kind * 2 + moved as usize) as u16)
     }
@@ -215,7 +260,7 @@ impl CellTable {
     /// The same piece with its has-moved flag set to `moved`.
     pub fn with_moved(&self, c: Cell, moved: bool) -> Cell {
         let i = self.info(c);
-        if i.piece == NO_PIECE {
+        if i.piece == NO_PIECE || i.is_neutral() {
             c
         } else {
             self.numbered_piece(i.piece, i.owner as usize, moved, i.number)
@@ -225,7 +270,7 @@ impl CellTable {
     /// The same piece carrying `number` instead.
     pub fn with_number(&self, c: Cell, number: u16) -> Cell {
         let i = self.info(c);
-        if i.piece == NO_PIECE || number as usize >= self.numbers {
+        if i.piece == NO_PIECE || i.is_neutral() || number as usize >= self.numbers {
             c
         } else {
             self.numbered_piece(i.piece, i.owner as usize, i.moved, number)
@@ -268,5 +313,17 @@ mod tests {
         let p = t.info(t.phantom(1));
         assert!(p.phantom && p.owner == 1 && p.piece == NO_PIECE);
         assert_eq!(t.info(Cell::EMPTY).piece, NO_PIECE);
+    }
+
+    #[test]
+    fn neutral_pieces_belong_to_nobody() {
+        let t = CellTable::new(2, 3).with_neutral(vec![false, false, true]);
+        let duck = t.piece(2, 1, true);
+        assert_eq!(duck, t.piece(2, 0, false));
+        let i = t.info(duck);
+        assert!(i.is_neutral() && !i.moved && i.piece == 2);
+        assert_eq!(t.rows(duck), None);
+        assert_eq!(t.with_moved(duck, true), duck);
+        assert_eq!(t.info(t.piece(1, 1, true)).owner, 1);
     }
 }

@@ -7,7 +7,7 @@ mod cell;
 mod moves;
 mod zobrist;
 
-pub use cell::{Cell, CellInfo, CellTable, NO_PIECE};
+pub use cell::{Cell, CellInfo, CellTable, NEUTRAL, NO_PIECE};
 pub use moves::{Move, MoveHeader, MoveList, MoveRef};
 pub use zobrist::{ep_key, phase_key, side_key, slot_key};
 
@@ -290,7 +290,10 @@ impl Position {
             .filter(|c| (c.slot as usize) < self.squares)
         {
             let (old, new) = (table.info(c.old), table.info(c.new));
-            let enemy = !c.old.is_empty() && old.piece != NO_PIECE && old.owner != self.side;
+            let enemy = !c.old.is_empty()
+                && old.piece != NO_PIECE
+                && old.owner != self.side
+                && !old.is_neutral();
             if enemy && (c.new.is_empty() || new.owner == self.side) && old.piece < 64 {
                 took |= 1 << old.piece;
             }

@@ -875,7 +875,7 @@ pub fn square_text(game: &Game, pos: &Position, sq: Square) -> Option<String> {
         let symbol = &game.pieces[info.piece as usize].symbol;
         if symbol.len() > 1 {
             // A promoted piece with a symbol of its own (`Q~`, `+P`).
-            return Some(if info.owner == 0 {
+            return Some(if info.owner == 0 || info.is_neutral() {
                 symbol.clone()
             } else {
                 symbol.to_ascii_lowercase()
@@ -901,7 +901,7 @@ pub fn letter(game: &Game, cell: Cell) -> Option<char> {
         return None;
     }
     let l = game.pieces[info.piece as usize].letter;
-    Some(if info.owner == 0 {
+    Some(if info.owner == 0 || info.is_neutral() {
         l
     } else {
         l.to_ascii_lowercase()

@@ -54,6 +54,11 @@ pub fn text(game: &Game, mv: MoveRef) -> String {
             out += game.topology.name(sq);
         }
     }
+    // The duck moved after the move (`move_neutral`): `e2e4,d5`.
+    for sq in game.placed_neutral(mv) {
+        out.push(',');
+        out += game.topology.name(sq);
+    }
     let points = path_points(mv);
     for sq in game.captured_squares(mv) {
         if !implied(game, &points, sq) {

@@ -201,9 +201,11 @@ fn piece(game: &Game, t: u16, owner: usize, cx: f64, cy: f64, scale: f64, out: &
     let Some(p) = game.pieces.get(t as usize) else {
         return;
     };
+    // Nobody's pieces (walls, the duck) are drawn with the first glyph.
     let glyph = p
         .glyphs
         .get(owner)
+        .or(p.glyphs.first())
         .cloned()
         .unwrap_or_else(|| p.symbol.clone());
     let colour = game

@@ -28,6 +28,7 @@ mod ko_shogi_demo;
 mod large_chess;
 mod layers;
 mod mancala;
+mod neutral;
 mod notation;
 mod perft;
 mod positions;

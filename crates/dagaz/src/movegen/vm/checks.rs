@@ -11,7 +11,19 @@ impl Vm {
 
     #[inline]
     pub(super) fn is_enemy(&self, env: &Env, c: Cell) -> bool {
-        !c.is_empty() && !c.is_marked() && env.game.cells.info(c).owner as usize != env.player
+        if c.is_empty() || c.is_marked() {
+            return false;
+        }
+        let info = env.game.cells.info(c);
+        info.owner as usize != env.player && !info.is_neutral()
+    }
+
+    /// True if a piece landing here may replace what stands there: the
+    /// square is empty or holds an enemy piece (not a friend, not a marked
+    /// piece, not a neutral one).
+    #[inline]
+    pub(super) fn can_land(&self, env: &Env, c: Cell) -> bool {
+        c.is_empty() || self.is_enemy(env, c)
     }
 
     pub(super) fn test(&mut self, env: &Env, cells: &mut [Cell], cursor: Square, t: Test) -> bool {

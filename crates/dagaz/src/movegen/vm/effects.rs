@@ -7,7 +7,7 @@ use super::*;
 impl Vm {
     pub(super) fn capture(&mut self, env: &Env, cells: &mut [Cell], sq: Square) -> bool {
         let c = cells[sq.index()];
-        if c.is_empty() || c.is_marked() {
+        if c.is_empty() || c.is_marked() || env.game.cells.info(c).is_neutral() {
             return false;
         }
         if self.last_capture != sq.0 {
@@ -152,6 +152,10 @@ impl Vm {
     pub(super) fn drop_hand(&mut self, env: &Env, cells: &mut [Cell], sq: Square) -> bool {
         let there = cells[sq.index()];
         if self.hand.is_empty() || there.is_marked() {
+            return false;
+        }
+        if !there.is_empty() && !self.heap && env.game.cells.info(there).is_neutral() {
+            // Nobody's pieces are never captured.
             return false;
         }
         if self.heap {

@@ -632,7 +632,7 @@ impl Vm {
                 if c.is_marked() {
                     break;
                 }
-                if !self.is_friend(env, c) {
+                if self.can_land(env, c) {
                     self.emit_simple(env, cells, from, next, priority, out);
                 }
                 if !c.is_empty() {
@@ -659,7 +659,7 @@ impl Vm {
     ) {
         let Some((&(list, tests), rest)) = legs.split_first() else {
             let c = cells[at.index()];
-            if !c.is_marked() && !self.is_friend(env, c) {
+            if self.can_land(env, c) {
                 self.emit_simple(env, cells, from, at, priority, out);
             }
             return;
