@@ -9,8 +9,10 @@ position narrowed down to the move where they differ.
 
 Needs the `dagaz` Python package (python/) and `pyffish` in the same
 environment; `.ci/run` installs both. Positions come from Fairy-Stockfish's
-own random games (its FEN is what dagaz reads), so rules that need the
-game's history (repetition) play no part.
+own random games: both programs start from its position string of the
+root, and below the root Fairy-Stockfish is given the moves played since
+(not a new position string at every node), so rules that look at the moves
+of the tree — two passes in a row end a janggi game — are compared too.
 """
 
 import argparse
@@ -41,7 +43,7 @@ def variants_table():
 # (the mated side is scored the winner); shogi's rule, and the published
 # shogi perft counts, make it illegal. Such drops are left out of its move
 # lists here, as the one known difference of convention.
-DROP_MATE_LOSES = {"shogi", "minishogi"}
+DROP_MATE_LOSES = {"shogi", "minishogi", "mini", "gorogoro", "euroshogi", "okisakishogi", "judkins", "torishogi"}
 
 
 # Variants whose games start from a shuffled first rank (Chess960 rules:
@@ -74,22 +76,34 @@ def shuffled_start(variant, rng):
     return "/".join(rows) + " " + rest
 
 
-def fsf_moves(variant, fen):
-    moves = legal(variant, fen, [])
+def fsf_moves(variant, fen, played=()):
+    """Fairy-Stockfish's legal moves after the moves `played` from `fen`."""
+    played = list(played)
+    moves = legal(variant, fen, played)
     if variant not in DROP_MATE_LOSES:
         return moves
-    return [m for m in moves if not (m.startswith("P@") and drop_mate(variant, fen, m))]
+    return [m for m in moves if not (drop_like(m) and drop_mate(variant, fen, played, m))]
 
 
-def drop_mate(variant, fen, move):
-    return not legal(variant, fen, [move]) and sf.game_result(variant, fen, [move]) > 0
+def drop_like(move):
+    return "@" in move and move[0].upper() in DROP_MATE_PIECES
 
 
-def fsf_perft(variant, fen, depth):
-    moves = fsf_moves(variant, fen)
+# The pieces whose mating drops are illegal in the shogi family (the
+# swallow of tori shogi, the pawn of the others).
+DROP_MATE_PIECES = {"P", "S"}
+
+
+def drop_mate(variant, fen, played, move):
+    after_drop = played + [move]
+    return not legal(variant, fen, after_drop) and sf.game_result(variant, fen, after_drop) > 0
+
+
+def fsf_perft(variant, fen, depth, played=()):
+    moves = fsf_moves(variant, fen, played)
     if depth == 1:
         return len(moves)
-    return sum(fsf_perft(variant, after(variant, fen, [m]), depth - 1) for m in moves)
+    return sum(fsf_perft(variant, fen, depth - 1, tuple(played) + (m,)) for m in moves)
 
 
 def dagaz_perft(game, fen, depth):
@@ -134,27 +148,30 @@ def narrow(game, variant, fen, depth):
     the moves in dagaz (so a difference in making a move shows as well as
     one in generating); returns a report."""
     lines = [f"  from: {fen}"]
+    root, played = fen, []
     session = game.new_session(fen)
     while depth > 1:
-        theirs = set(fsf_moves(variant, fen))
+        theirs = set(fsf_moves(variant, root, played))
         for m in session.legal_moves():
             text = fsf_text(m.text)
             if text not in theirs:
                 break
-            child = after(variant, fen, [text])
             session.push(m)
-            ours, expected = session.perft(depth - 1), fsf_perft(variant, child, depth - 1)
+            ours = session.perft(depth - 1)
+            expected = fsf_perft(variant, root, depth - 1, played + [text])
             if ours != expected:
-                lines.append(f"  after {text}: {child}  dagaz {ours}, Fairy-Stockfish {expected}"
+                played.append(text)
+                fen = after(variant, root, played)
+                lines.append(f"  after {text}: {fen}  dagaz {ours}, Fairy-Stockfish {expected}"
                              f"  (dagaz's position: {session.fen()})")
-                fen, depth = child, depth - 1
+                depth -= 1
                 break
             session.pop()
         else:
             break
         if not lines[-1].startswith(f"  after {text}"):
             break
-    theirs = sorted(fsf_moves(variant, fen))
+    theirs = sorted(fsf_moves(variant, root, played))
     ours = sorted(fsf_text(m.text) for m in session.legal_moves())
     lines.append(f"  position: {fen}")
     lines.append(f"  only dagaz: {' '.join(sorted(set(ours) - set(theirs))) or '-'}")

@@ -274,7 +274,7 @@ impl GameResult {
 /// `checkmate = win`, `line 3 = win`, `White: reach far King = win`,
 /// `pieces King < 1 = loss`, `passes 2 = most`.
 pub fn parse_goal(text: &str, names: &GoalNames) -> Result<Goal, String> {
-    let (cond, outcome) = text.split_once('=').ok_or_else(|| {
+    let (cond, outcome) = text.rsplit_once('=').ok_or_else(|| {
         format!("'{text}' is not of the form 'condition = win|loss|draw|most|fewest'")
     })?;
     let outcome = match outcome.trim() {
@@ -533,6 +533,17 @@ mod tests {
             }
         );
         assert_eq!(g("passes 2 = most").unwrap().outcome, Outcome::MostPieces);
+        for (op, compare) in [
+            ("<=", Compare::LessOrEqual),
+            ("==", Compare::Equal),
+            (">=", Compare::GreaterOrEqual),
+        ] {
+            let goal = g(&format!("pieces {op} 1 = draw")).unwrap();
+            assert_eq!(goal.outcome, Outcome::Draw);
+            assert!(
+                matches!(goal.condition, Condition::Pieces { compare: c, bound: 1, .. } if c == compare)
+            );
+        }
         for bad in [
             "checkmate",
             "mate = win",

@@ -6,22 +6,25 @@
 //! - end rule `bikjang`, as Fairy-Stockfish plays it (its `janggi`
 //!   variant, whose published perft counts the tests reproduce): a move
 //!   may bring the two generals face to face on a file with nothing
-//!   between them; the other side must then part them, or pass, and a pass
-//!   ends the game. Two passes in a row end the game too. An ended game is
-//!   scored by material (the tournament rule): each side counts the
-//!   `value` of its pieces other than the general, and the second player
-//!   (Han) adds the customary 1.5 points (150 in value units), so there is
-//!   never a tie.
+//!   between them; the other side must then part them, or pass (even in
+//!   check), and a pass ends the game. Two passes in a row end the game
+//!   too. An ended game is scored by material (the tournament rule): each
+//!   side counts the `value` of its pieces other than the general, and the
+//!   second player (Han) adds the customary 1.5 points (150 in value
+//!   units), so there is never a tie.
+//! - end rule `bikjang_draw`: the same, but an ended game is a draw
+//!   (Fairy-Stockfish's `janggitraditional`).
 
 use std::sync::Arc;
 
 use super::{Branch, EndRule, Handler, HandlerContext, HandlerRegistry};
 use crate::game::{Game, GameResult};
-use crate::position::MoveList;
+use crate::position::{MoveHeader, MoveList};
 use crate::position::{NO_PIECE, Ply, Position};
 
 pub(super) fn register(r: &mut HandlerRegistry) {
-    r.register_end("bikjang", Bikjang);
+    r.register_end("bikjang", Bikjang { scored: true });
+    r.register_end("bikjang_draw", Bikjang { scored: false });
 }
 
 /// `not_piece:<Piece>`.
@@ -47,7 +50,10 @@ impl Handler for NotPiece {
 /// (1.5 points = 150).
 const HAN_BONUS: i64 = 150;
 
-struct Bikjang;
+struct Bikjang {
+    /// An ended game is scored by material; otherwise it is a draw.
+    scored: bool,
+}
 
 /// Whether a move (as the position's history records it) was a pass.
 fn is_pass(ply: &Ply) -> bool {
@@ -73,6 +79,11 @@ impl EndRule for Bikjang {
         } else {
             return None;
         };
+        if !self.scored {
+            return Some(GameResult::Draw {
+                reason: why.to_string(),
+            });
+        }
         let score = |player: usize| -> i64 {
             let material: i64 = game
                 .topology
@@ -124,6 +135,35 @@ impl EndRule for Bikjang {
             game.make(pos, mv);
             *k = !generals_face(game, pos);
             game.undo(pos, mv);
+        }
+    }
+
+    fn adds_moves(&self) -> bool {
+        true
+    }
+
+    /// With the generals facing, the side to move may pass even in check
+    /// (royal safety took that pass away): the pass ends the game.
+    fn complete(&self, game: &Game, pos: &Position, moves: &mut MoveList) {
+        if moves.iter().any(|m| m.changes.is_empty())
+            || !generals_face(game, pos)
+            || self.result(game, pos, moves.len()).is_some()
+        {
+            return;
+        }
+        let side = pos.side();
+        let general = game.topology.squares().find(|sq| {
+            let info = game.cells.info(pos.cell(*sq));
+            !pos.cell(*sq).is_empty()
+                && info.owner as usize == side
+                && info.piece != NO_PIECE
+                && game.pieces[info.piece as usize].royal
+        });
+        if let Some(sq) = general {
+            let piece = game.cells.info(pos.cell(sq)).piece;
+            let mut header = MoveHeader::new(piece, Some(sq), Some(sq), 0);
+            header.player = side as u8;
+            moves.push(header, &[], &[]);
         }
     }
 }

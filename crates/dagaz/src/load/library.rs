@@ -77,6 +77,14 @@ const GAMES: &[BuiltinGame] = library![
     in "fairy" "isolation7x7",
     in "fairy" "jesonmor",
     in "fairy" "snailtrail",
+    in "fairy" "raazuvaa",
+    in "fairy" "makruk",
+    in "fairy" "asean",
+    in "fairy" "ai-wok",
+    in "fairy" "sittuyin",
+    in "fairy" "chaturanga",
+    in "fairy" "shatar",
+    in "fairy" "minixiangqi",
 ];
 
 /// All built-in games, by name.

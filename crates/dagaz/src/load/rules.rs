@@ -56,6 +56,10 @@ impl Loader<'_> {
         registry: &HandlerRegistry,
     ) -> Option<Arc<dyn EndRule>> {
         let name = spec.handlers.get("end")?;
+        if name.get_ref() == "none" {
+            // A variant switching off its base's end rule.
+            return None;
+        }
         let rule = match registry.end_rule(name.get_ref()) {
             Err(message) => {
                 self.error(

@@ -722,35 +722,48 @@ fn castling_pieces_in_place(
 }
 
 /// The en passant square becomes the last move: a double step over it by
-/// the player who moved last.
+/// the player who moved last. Fairy-Stockfish writes some fields its own
+/// way, read here too: the passed and the landing square run together
+/// (`d3d4`, a Berolina pawn's `d3c4`), and, in games with a counting rule
+/// (makruk), a number, its counting limit, which dagaz does not keep.
 fn set_en_passant(game: &Game, text: &str, pos: &mut Position, ep: &str) -> Result<(), FenError> {
+    if ep.chars().all(|c| c.is_ascii_digit()) {
+        return Ok(());
+    }
     let bad = |m: &str| fail(text, format!("en passant square '{ep}': {m}"));
     let Some(piece) = game.fen.en_passant else {
         return Err(bad("this game has no en passant"));
     };
-    let sq = game
-        .topology
-        .square(ep)
-        .ok_or_else(|| bad("no such square"))?;
     let n = game.players.len();
     let last = (pos.side() + n - 1) % n;
-    let map = &game.players[last].map;
-    let (north, south) = match (game.topology.dir('N'), game.topology.dir('S')) {
-        (Some(a), Some(b)) => (map.apply(a), map.apply(b)),
-        _ => return Err(bad("the board has no N and S directions")),
+    let squares = square_run(game, ep).ok_or_else(|| bad("no such square"))?;
+    let (passed, to) = match squares.as_slice() {
+        [sq] => (
+            *sq,
+            step_along(game, last, *sq, 'N').ok_or_else(|| bad("no square in front of it"))?,
+        ),
+        [a, b] if pos.cell(*a).is_empty() => (*a, *b),
+        [a, b] => (*b, *a),
+        _ => {
+            return Err(bad(
+                "give the square passed over, or it and the landing square",
+            ));
+        }
     };
-    let from = game
-        .topology
-        .step(sq, south)
-        .ok_or_else(|| bad("no square behind it"))?;
-    let to = game
-        .topology
-        .step(sq, north)
-        .ok_or_else(|| bad("no square in front of it"))?;
+    let from = match squares.len() {
+        1 => step_along(game, last, passed, 'S'),
+        _ => {
+            // The step from the landing square to the one passed, once more.
+            let topo = &game.topology;
+            let (p, t) = (topo.coords(passed), topo.coords(to));
+            topo.at(2 * p.col - t.col, 2 * p.row - t.row, 2 * p.level - t.level)
+        }
+    }
+    .ok_or_else(|| bad("no square behind it"))?;
     let info = game.cells.info(pos.cell(to));
     if info.piece != piece
         || info.owner as usize != last
-        || !pos.cell(sq).is_empty()
+        || !pos.cell(passed).is_empty()
         || !pos.cell(from).is_empty()
     {
         return Err(bad(&format!(
@@ -758,8 +771,32 @@ fn set_en_passant(game: &Game, text: &str, pos: &mut Position, ep: &str) -> Resu
             game.pieces[piece as usize].name
         )));
     }
-    pos.push_synthetic(last, piece, Some(from), Some(to), Some(sq));
+    pos.push_synthetic(last, piece, Some(from), Some(to), Some(passed));
     Ok(())
+}
+
+/// One step from `sq` along what `player` calls `dir` (`N`, `S`).
+fn step_along(game: &Game, player: usize, sq: Square, dir: char) -> Option<Square> {
+    let d = game.players[player].map.apply(game.topology.dir(dir)?);
+    game.topology.step(sq, d)
+}
+
+/// Square names written one after another (`d3d4`), as squares.
+fn square_run(game: &Game, text: &str) -> Option<Vec<Square>> {
+    if let Some(sq) = game.topology.square(text) {
+        return Some(vec![sq]);
+    }
+    let mut out = Vec::new();
+    let mut rest = text;
+    while !rest.is_empty() {
+        let letters = rest.find(|c: char| !c.is_ascii_alphabetic())?;
+        let digits = rest[letters..]
+            .find(|c: char| !c.is_ascii_digit())
+            .map_or(rest.len(), |d| letters + d);
+        out.push(game.topology.square(&rest[..digits])?);
+        rest = &rest[digits..];
+    }
+    Some(out)
 }
 
 /// Writes a position string.

@@ -80,3 +80,20 @@ fn check_counts_short_forms_and_walls() {
         49
     );
 }
+
+#[test]
+fn en_passant_as_passed_and_landing_squares() {
+    // Fairy-Stockfish writes the en passant field of some pawns as the
+    // square passed over and the landing square run together.
+    let short = "rnbqkbnr/ppp1pppp/8/8/2Pp4/8/PP1PPPPP/RNBQKBNR b KQkq c3 0 1";
+    let long = "rnbqkbnr/ppp1pppp/8/8/2Pp4/8/PP1PPPPP/RNBQKBNR b KQkq c3c4 0 1";
+    let game = load_game("chess").unwrap();
+    let a = common::position(&game, short);
+    let b = common::position(&game, long);
+    assert_eq!(game.write_position(&a), game.write_position(&b));
+    assert_eq!(count("chess", long, 1), count("chess", short, 1));
+    assert!(common::moves(&game, long).contains(&"d4c3xc4".to_string()));
+    // Not a double step of the side that moved last: refused.
+    let wrong = "rnbqkbnr/ppp1pppp/8/8/2Pp4/8/PP1PPPPP/RNBQKBNR b KQkq d3d4 0 1";
+    assert!(game.parse_position(wrong).is_err());
+}
