@@ -206,7 +206,7 @@ def main():
         if wanted and name not in wanted:
             continue
         game = dagaz.Game(name)
-        rng = random.Random(f"{seed}-{name}")
+        rng = random.Random(f"{seed}-{variant}")
         depth = min(args.depth, deepest)
         started, checked, nodes = time.time(), 0, 0
         for _ in range(args.positions):

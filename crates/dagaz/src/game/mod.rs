@@ -155,6 +155,11 @@ pub struct Rules {
     /// pieces Seirawan chess brings in by gating).
     pub hands: bool,
     pub explosion_immune: Vec<u16>,
+    /// With `captures_explode`: piece types no explosion removes, not even
+    /// when they make the capture (atomar chess's King).
+    pub explosion_proof: Vec<u16>,
+    /// When a player with several royal pieces is in check.
+    pub royal_check: RoyalCheck,
     /// Every move ends by moving this neutral piece to another empty
     /// square, or putting it on any empty square while it is not on the
     /// board (duck chess's Duck).
@@ -168,6 +173,20 @@ pub struct Rules {
 /// The position phase of a free opening (`Rules::free_opening`) that has
 /// not ended yet; alternation is phase 1.
 pub const FREE_PHASE: u16 = 0;
+
+/// When a player with several royal pieces is in check (its royal pieces
+/// are "attacked" for royal safety, checkmate and check counting).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum RoyalCheck {
+    /// One of them is attacked (the usual rule).
+    #[default]
+    Any,
+    /// Every one of them is attacked (Spartan chess's duple check).
+    All,
+    /// It has one left, and that one is attacked: while it has two, either
+    /// may be left attacked or taken (sho shogi's King and Crown Prince).
+    Last,
+}
 
 /// When a player may pass (a move that changes nothing).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

@@ -31,8 +31,8 @@ pub(super) fn with_argument(name: &str) -> Option<Arc<dyn Handler>> {
     if let Some(piece) = name.strip_prefix("hand:") {
         return Some(Arc::new(HandIs(piece.to_string())));
     }
-    if let Some(piece) = name.strip_prefix("file_free:") {
-        return Some(Arc::new(FileFree(piece.to_string())));
+    if let Some(args) = name.strip_prefix("file_free:") {
+        return FileFree::parse(args).map(|f| Arc::new(f) as Arc<dyn Handler>);
     }
     if let Some(piece) = name.strip_prefix("other_colour:") {
         return Some(Arc::new(OtherColour(piece.to_string())));
@@ -167,25 +167,46 @@ impl Handler for HandIs {
 }
 
 /// `file_free:<Piece>`: succeeds if no piece of that type of the moving
-/// player stands on the cursor's file (same column and level).
-struct FileFree(String);
+/// player stands on the cursor's file (same column and level) — shogi's
+/// two-pawn rule; `file_free:<Piece>:<N>`: if fewer than N do (tori
+/// shogi's two Swallows a file).
+struct FileFree {
+    piece: String,
+    most: usize,
+}
+
+impl FileFree {
+    fn parse(args: &str) -> Option<FileFree> {
+        let (piece, most) = match args.split_once(':') {
+            Some((piece, n)) => (piece, n.parse().ok().filter(|n| *n > 0)?),
+            None => (args, 1),
+        };
+        Some(FileFree {
+            piece: piece.to_string(),
+            most,
+        })
+    }
+}
 
 impl Handler for FileFree {
     fn call(&self, ctx: &HandlerContext, out: &mut Vec<Branch>) {
         let topo = &ctx.game.topology;
-        let Some(piece) = ctx.game.piece_by_name(&self.0) else {
+        let Some(piece) = ctx.game.piece_by_name(&self.piece) else {
             return;
         };
         let here = topo.coords(ctx.cursor);
-        let taken = topo.squares().any(|sq| {
-            let c = topo.coords(sq);
-            c.col == here.col
-                && c.level == here.level
-                && ctx
-                    .piece_at(sq)
-                    .is_some_and(|p| p.piece == piece && p.owner == ctx.player)
-        });
-        if !taken {
+        let on_file = topo
+            .squares()
+            .filter(|sq| {
+                let c = topo.coords(*sq);
+                c.col == here.col
+                    && c.level == here.level
+                    && ctx
+                        .piece_at(*sq)
+                        .is_some_and(|p| p.piece == piece && p.owner == ctx.player)
+            })
+            .count();
+        if on_file < self.most {
             out.push(Branch::stay(ctx.cursor));
         }
     }
@@ -218,8 +239,10 @@ impl Handler for Explode {
 /// kingside when that file lies beyond the Rook's, `castle:Rook:g:f`;
 /// else the queenside, `castle:Rook:c:d`), and moves the King to its file
 /// and the Rook to its own. Every square either piece crosses or lands on
-/// must be empty but for the two of them, and no square the King stands
-/// on, crosses or lands on may be attacked (with the King still in place).
+/// must be empty but for the two of them, and, where the King is royal and
+/// the game has royal safety, no square the King stands on, crosses or
+/// lands on may be attacked (with the King still in place); a King that is
+/// an ordinary piece castles through attacks (extinction chess).
 struct Castle {
     rook: String,
     king_file: String,
@@ -305,27 +328,13 @@ impl Handler for Castle {
                 return;
             }
         }
-        // The King's squares, from its own to its destination, attacked
-        // with the King standing on its square.
-        let mut board = ctx.cells.to_vec();
-        board[origin.index()] = ctx.hand;
-        let (from, to) = (col(origin).min(col(king_to)), col(origin).max(col(king_to)));
-        for c in from..=to {
-            let Some(sq) = topo.at(c, row, level) else {
-                return;
-            };
-            let here = if board[sq.index()].is_empty() {
-                game.cells.phantom(ctx.player)
-            } else {
-                board[sq.index()]
-            };
-            let attacked = (0..game.players.len()).any(|by| {
-                by != ctx.player
-                    && crate::movegen::attack::attacked(game, &board, &[], sq, by, here, None)
-            });
-            if attacked {
-                return;
-            }
+        let guarded = game.rules.royal_safety
+            && game
+                .pieces
+                .get(game.cells.info(ctx.hand).piece as usize)
+                .is_some_and(|p| p.royal);
+        if guarded && !Castle::safe_path(ctx, origin, king_to) {
+            return;
         }
         let rook = game.cells.with_moved(ctx.cells[rook_from.index()], true);
         out.push(
@@ -333,5 +342,33 @@ impl Handler for Castle {
                 .set(rook_from, Cell::EMPTY)
                 .set(rook_to, rook),
         );
+    }
+}
+
+impl Castle {
+    /// The King's squares, from its own to its destination, are not
+    /// attacked with the King standing on its square.
+    fn safe_path(ctx: &HandlerContext, origin: Square, king_to: Square) -> bool {
+        let game = ctx.game;
+        let topo = &game.topology;
+        let col = |sq: Square| topo.coords(sq).col;
+        let (row, level) = (topo.coords(origin).row, topo.coords(origin).level);
+        let mut board = ctx.cells.to_vec();
+        board[origin.index()] = ctx.hand;
+        let (from, to) = (col(origin).min(col(king_to)), col(origin).max(col(king_to)));
+        (from..=to).all(|c| {
+            let Some(sq) = topo.at(c, row, level) else {
+                return false;
+            };
+            let here = if board[sq.index()].is_empty() {
+                game.cells.phantom(ctx.player)
+            } else {
+                board[sq.index()]
+            };
+            !(0..game.players.len()).any(|by| {
+                by != ctx.player
+                    && crate::movegen::attack::attacked(game, &board, &[], sq, by, here, None)
+            })
+        })
     }
 }

@@ -96,6 +96,7 @@ impl HandlerRegistry {
         self.handlers.keys().map(String::as_str).chain([
             "hand:<Piece>",
             "file_free:<Piece>",
+            "file_free:<Piece>:<N>",
             "other_colour:<Piece>",
             "colour_room:<Piece>:<zone>",
             "coordinate:<Piece>",

@@ -85,6 +85,14 @@ const GAMES: &[BuiltinGame] = library![
     in "fairy" "chaturanga",
     in "fairy" "shatar",
     in "fairy" "minixiangqi",
+    in "fairy" "judkins",
+    in "fairy" "gorogoro",
+    in "fairy" "yarishogi",
+    in "fairy" "okisakishogi",
+    in "fairy" "checkshogi",
+    in "fairy" "euroshogi",
+    in "fairy" "shoshogi",
+    in "fairy" "torishogi",
 ];
 
 /// All built-in games, by name.

@@ -4,7 +4,7 @@
 
 use super::spec::*;
 use super::*;
-use crate::game::{PassRule, TurnOrder};
+use crate::game::{PassRule, RoyalCheck, TurnOrder};
 
 impl Loader<'_> {
     pub(super) fn handlers(
@@ -30,6 +30,14 @@ impl Loader<'_> {
                     continue;
                 }
             };
+            if let Some(why) = unknown_piece_argument(name.get_ref(), registry, spec) {
+                self.error(
+                    format!("handler '{}': {why}", name.get_ref()),
+                    Some(name.span()),
+                    "this handler",
+                );
+                continue;
+            }
             match registry.get(name.get_ref()) {
                 Some(h) => out[slot] = Some(h),
                 None => {
@@ -134,6 +142,8 @@ impl Loader<'_> {
             captures_explode: r.captures_explode,
             hands: r.hands,
             explosion_immune: self.piece_list("explosion_immune", &r.explosion_immune, names),
+            explosion_proof: self.piece_list("explosion_proof", &r.explosion_proof, names),
+            royal_check: self.royal_check(r),
             move_neutral: r.move_neutral.as_ref().and_then(|n| {
                 self.piece_list("move_neutral", std::slice::from_ref(n), names)
                     .pop()
@@ -156,6 +166,26 @@ impl Loader<'_> {
                 }
             })
             .collect()
+    }
+
+    fn royal_check(&mut self, r: &RulesSection) -> RoyalCheck {
+        match r
+            .royal_check
+            .as_ref()
+            .map(|p| (p.get_ref().as_str(), p.span()))
+        {
+            None | Some(("any", _)) => RoyalCheck::Any,
+            Some(("all", _)) => RoyalCheck::All,
+            Some(("last", _)) => RoyalCheck::Last,
+            Some((other, span)) => {
+                self.error(
+                    format!("rules.royal_check: '{other}' is not \"any\", \"all\" or \"last\""),
+                    Some(span),
+                    "here",
+                );
+                RoyalCheck::Any
+            }
+        }
     }
 
     fn pass_rule(&mut self, r: &RulesSection) -> PassRule {
@@ -367,4 +397,23 @@ impl Loader<'_> {
             }
         }
     }
+}
+
+/// For a handler written `name:Piece…` whose registered form takes a piece
+/// (`file_free:<Piece>`, `castle:<Rook>:…`), why its piece is not one of the
+/// file's (`any` stands for every piece where the form allows it).
+fn unknown_piece_argument(
+    name: &str,
+    registry: &HandlerRegistry,
+    spec: &FileSpec,
+) -> Option<String> {
+    let (base, args) = name.split_once(':')?;
+    let piece = args.split(':').next().unwrap_or(args);
+    let takes_piece = registry.names().any(|form| {
+        form.strip_prefix(base)
+            .and_then(|rest| rest.strip_prefix(':'))
+            .is_some_and(|rest| rest.starts_with("<Piece>") || rest.starts_with("<Rook>"))
+    });
+    let known = spec.pieces.contains_key(piece) || (piece == "any" && base.starts_with("gate"));
+    (takes_piece && !known).then(|| format!("unknown piece '{piece}'"))
 }

@@ -209,6 +209,12 @@ pub(super) struct RulesSection {
     /// Piece types an explosion spares unless they are captured.
     #[serde(default)]
     pub(super) explosion_immune: Vec<Spanned<String>>,
+    /// Piece types no explosion removes, even when they capture.
+    #[serde(default)]
+    pub(super) explosion_proof: Vec<Spanned<String>>,
+    /// `"any"`, `"all"` or `"last"`: when a player with several royal
+    /// pieces is in check.
+    pub(super) royal_check: Option<Spanned<String>>,
     /// The neutral piece every move ends by moving (duck chess).
     pub(super) move_neutral: Option<Spanned<String>>,
 }

@@ -6,8 +6,8 @@
 
 use super::vm::{Env, Mode, Vm};
 use crate::board::{Dir, Square};
-use crate::game::Game;
 use crate::game::attacks::{AttackTable, Cond, EDGE_EMPTY, EDGE_FREE, EDGE_OCCUPIED, NO_RAY};
+use crate::game::{Game, RoyalCheck};
 use crate::position::{Cell, MoveList, NO_PIECE, Ply, Position, squares_of};
 
 /// True if a piece of `by` could capture a piece `hypo` standing on
@@ -40,6 +40,9 @@ impl Game {
         if self.rules.captures_explode {
             return self.royal_exposed_to_blast(pos, player);
         }
+        if self.rules.royal_check != RoyalCheck::Any {
+            return self.royals_in_check(pos, player);
+        }
         for &t in &self.royal_types {
             for sq in squares_of(pos.piece_bits(player, t as usize)) {
                 let cell = pos.cell(sq);
@@ -53,6 +56,34 @@ impl Game {
             }
         }
         false
+    }
+
+    /// `RoyalCheck::All` and `Last`: whether `player`'s royal pieces, taken
+    /// together, are in check.
+    fn royals_in_check(&self, pos: &Position, player: usize) -> bool {
+        let royals: Vec<Square> = self
+            .royal_types
+            .iter()
+            .flat_map(|&t| squares_of(pos.piece_bits(player, t as usize)))
+            .collect();
+        let attacked = |sq: &Square| {
+            (0..self.players.len()).any(|by| {
+                by != player
+                    && attacked(
+                        self,
+                        pos.cells(),
+                        pos.history(),
+                        *sq,
+                        by,
+                        pos.cell(*sq),
+                        None,
+                    )
+            })
+        };
+        match self.rules.royal_check {
+            RoyalCheck::Last => royals.len() == 1 && attacked(&royals[0]),
+            _ => !royals.is_empty() && royals.iter().all(attacked),
+        }
     }
 
     /// Royal safety where captures explode: `player` has lost its royal

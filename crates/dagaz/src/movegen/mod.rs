@@ -532,7 +532,8 @@ impl RoyalGuard {
             player,
             quick: game.attacks.local
                 && game.topology.len() <= 64 * 8
-                && !game.rules.captures_explode,
+                && !game.rules.captures_explode
+                && game.rules.royal_check == crate::game::RoyalCheck::Any,
             read: ReadSet::default(),
             seeds: [(Square(0), false); 4],
             seed_count: 0,
@@ -603,7 +604,14 @@ impl RoyalGuard {
             }
             let info = game.cells.info(c.new);
             let ours = !info.phantom && info.owner as usize == self.player;
-            ours || !ReadSet::has(&r.read, slot)
+            // A royal piece the move brings (a promotion to a royal type,
+            // coregal chess's Queen) has not been asked about.
+            let new_royal = ours
+                && game
+                    .pieces
+                    .get(info.piece as usize)
+                    .is_some_and(|p| p.royal);
+            (ours && !new_royal) || (!ours && !ReadSet::has(&r.read, slot))
         })
     }
 }

@@ -45,9 +45,10 @@ fn counts(game: &Game, pos: &Position) -> Result<(), String> {
     Ok(())
 }
 
-/// No piece stands in a zone it never stands in (declared, or its
-/// promotion zone when promotion there is compulsory), nor outside the
-/// zone it never leaves.
+/// No piece stands in a zone it never stands in (declared; its `forced`
+/// promotion zone; its promotion zone when promotion there is compulsory,
+/// unless it can be dropped from a hand, which may put it there
+/// unpromoted: Euroshogi, Dobutsu), nor outside the zone it never leaves.
 fn zones(game: &Game, pos: &Position) -> Result<(), String> {
     for sq in game.topology.squares() {
         let cell = pos.cell(sq);
@@ -65,7 +66,7 @@ fn zones(game: &Game, pos: &Position) -> Result<(), String> {
         let square = game.topology.name(sq);
         let zone_name = |z: usize| game.zones.names()[z].as_str();
         let forced = piece.promotion.iter().flat_map(|p| {
-            let whole = (!p.optional).then_some(p.zone);
+            let whole = (!p.optional && piece.drop_programs.is_empty()).then_some(p.zone);
             whole.into_iter().chain(p.forced_zone)
         });
         for z in piece.never_in.iter().copied().chain(forced) {

@@ -263,8 +263,9 @@ fn parse_number(
 
 /// The pieces in hand written in brackets: letters, upper case for the
 /// first player, each letter once per piece (a count before a letter is
-/// accepted too: `2P`).
+/// accepted too: `2P`); `[]` and `[-]` are empty hands.
 fn put_in_hands(game: &Game, text: &str, pos: &mut Position, hand: &str) -> Result<(), FenError> {
+    let hand = if hand == "-" { "" } else { hand };
     if !game.has_hands() {
         if hand.is_empty() || game.fen.ignore_hand {
             return Ok(());

@@ -337,18 +337,22 @@ impl Vm {
 
     /// Adds to `self.net` the explosion of a capture landing on `at`: the
     /// capturing piece and every piece one king step away, but those of the
-    /// immune types, leave the board.
+    /// immune types, leave the board; pieces of the proof types stay even
+    /// when they capture.
     fn explode(&mut self, env: &Env, cells: &[Cell], at: Square) {
         let game = env.game;
-        let immune = |cell: Cell| {
+        let of = |cell: Cell, types: &[u16]| {
             let info = game.cells.info(cell);
-            info.piece != NO_PIECE && game.rules.explosion_immune.contains(&info.piece)
+            info.piece != NO_PIECE && types.contains(&info.piece)
         };
+        let proof = |cell: Cell| of(cell, &game.rules.explosion_proof);
+        let immune = |cell: Cell| of(cell, &game.rules.explosion_immune) || proof(cell);
         let mut blast = vec![at];
         blast.extend(game.topology.neighbours(at));
         for (i, sq) in blast.into_iter().enumerate() {
             match self.net.iter_mut().find(|c| c.slot == sq.0) {
-                Some(c) if i == 0 || (!c.new.is_empty() && !immune(c.new)) => c.new = Cell::EMPTY,
+                Some(c) if i == 0 && !proof(c.new) => c.new = Cell::EMPTY,
+                Some(c) if i > 0 && !c.new.is_empty() && !immune(c.new) => c.new = Cell::EMPTY,
                 Some(_) => {}
                 None => {
                     let old = cells[sq.index()];
