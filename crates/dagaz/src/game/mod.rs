@@ -84,7 +84,11 @@ pub struct PieceType {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Promotion {
     pub zone: usize,
+    /// What the piece may become: for every player, or (`by_player`) the
+    /// union of what each may.
     pub to: Vec<u16>,
+    /// Per player, where the players' choices differ (empty otherwise).
+    pub by_player: Vec<Vec<u16>>,
     /// The piece may also stay as it is.
     pub optional: bool,
     /// Moves that start in the zone promote too (shogi).
@@ -107,6 +111,13 @@ pub struct Promotion {
     pub also_zone: Option<usize>,
     /// With `captured_only`: per player, per piece type, the setup's count.
     pub setup_counts: Vec<Vec<u16>>,
+}
+
+impl Promotion {
+    /// What a piece of `player` may promote to.
+    pub fn targets(&self, player: usize) -> &[u16] {
+        self.by_player.get(player).unwrap_or(&self.to)
+    }
 }
 
 /// Game-level rules that choose among the generated moves.
@@ -141,6 +152,8 @@ pub struct Rules {
     pub drops_first: bool,
     /// A move may not attack an enemy royal piece (racing kings).
     pub no_checks: bool,
+    /// A drop may not attack an enemy royal piece (supply chess).
+    pub no_drop_checks: bool,
     /// A piece dropped from a hand counts as having moved (it cannot
     /// castle: crazyhouse); otherwise it is dropped unmoved (placement).
     pub dropped_pieces_have_moved: bool,
@@ -275,8 +288,8 @@ pub struct FenConfig {
     pub format: PositionFormat,
     /// Letter, king square, rook square.
     pub castling: Vec<(char, Square, Square)>,
-    /// Piece type whose double step sets the en passant square.
-    pub en_passant: Option<u16>,
+    /// Piece types whose double step sets the en passant square.
+    pub en_passant: Vec<u16>,
     /// Other letters position strings may use for pieces (upper case), as
     /// Fairy-Stockfish writes them: shatranj's Alfil is its `B`.
     pub aliases: Vec<(char, u16)>,
@@ -534,7 +547,7 @@ impl Game {
 
     /// The square passed over by a double step of the en passant piece.
     fn en_passant_square(&self, side: usize, mv: MoveRef) -> Option<Square> {
-        if self.fen.en_passant != Some(mv.header.piece) {
+        if !self.fen.en_passant.contains(&mv.header.piece) {
             return None;
         }
         let (from, to) = (mv.header.from()?, mv.header.to()?);
@@ -553,7 +566,7 @@ impl Game {
     /// Whether the moves' `gives_check` must be known: some goal counts
     /// checks, or the rules forbid them.
     pub fn watches_checks(&self) -> bool {
-        self.rules.no_checks || self.rules.goals.counts_checks()
+        self.rules.no_checks || self.rules.no_drop_checks || self.rules.goals.counts_checks()
     }
 
     /// True if `player` has a royal piece on the board.

@@ -37,9 +37,14 @@ struct NotPiece(String);
 
 impl Handler for NotPiece {
     fn call(&self, ctx: &HandlerContext, out: &mut Vec<Branch>) {
-        let other = ctx
-            .piece_at(ctx.cursor)
-            .is_some_and(|p| ctx.game.pieces[p.piece as usize].name != self.0);
+        // The phantom that stands in for "some piece" when attacks on an
+        // empty square are asked about is of no type: it is not one.
+        let cell = ctx.cells[ctx.cursor.index()];
+        let phantom = !cell.is_marked() && ctx.game.cells.info(cell).phantom;
+        let other = phantom
+            || ctx
+                .piece_at(ctx.cursor)
+                .is_some_and(|p| ctx.game.pieces[p.piece as usize].name != self.0);
         if other {
             out.push(Branch::stay(ctx.cursor));
         }

@@ -245,7 +245,7 @@ impl Loader<'_> {
                         .castling_960
                         .as_ref()
                         .is_some_and(|r| r.get_ref() == pname || p.royal),
-                promotion: self.promotion(p, &zones, &piece_names),
+                promotion: self.promotion(p, &zones, &piece_names, &player_names),
                 programs: compiled.programs[i].clone(),
                 description: p.description.clone(),
                 square_values: self.square_values(pname, p, &topology),

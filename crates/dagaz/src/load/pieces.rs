@@ -416,6 +416,7 @@ impl Loader<'_> {
         p: &PieceSection,
         zones: &Zones,
         names: &[String],
+        players: &[String],
     ) -> Option<Promotion> {
         let promo = p.promote.as_ref()?;
         let span = Some(promo.span());
@@ -428,15 +429,44 @@ impl Loader<'_> {
             );
             return None;
         };
-        let mut to = Vec::new();
-        for t in &spec.to {
-            match names.iter().position(|n| n == t) {
-                Some(i) => to.push(i as u16),
-                None => self.error(
-                    format!("promotion to unknown piece '{t}'"),
+        let mut pieces = |list: &[String]| -> Vec<u16> {
+            list.iter()
+                .filter_map(|t| match names.iter().position(|n| n == t) {
+                    Some(i) => Some(i as u16),
+                    None => {
+                        self.error(
+                            format!("promotion to unknown piece '{t}'"),
+                            span.clone(),
+                            "here",
+                        );
+                        None
+                    }
+                })
+                .collect()
+        };
+        let (to, by_player) = match &spec.to {
+            PromoteTargets::All(list) => (pieces(list), Vec::new()),
+            PromoteTargets::ByPlayer(table) => {
+                let by_player: Vec<Vec<u16>> = players
+                    .iter()
+                    .map(|pl| table.get(pl).map_or_else(Vec::new, |l| pieces(l)))
+                    .collect();
+                let mut union: Vec<u16> = Vec::new();
+                for &t in by_player.iter().flatten() {
+                    if !union.contains(&t) {
+                        union.push(t);
+                    }
+                }
+                (union, by_player)
+            }
+        };
+        if let PromoteTargets::ByPlayer(table) = &spec.to {
+            for name in table.keys().filter(|k| !players.contains(k)) {
+                self.error(
+                    format!("promotion 'to': '{name}' is not a player"),
                     span.clone(),
                     "here",
-                ),
+                );
             }
         }
         if to.is_empty() {
@@ -474,6 +504,7 @@ impl Loader<'_> {
         Some(Promotion {
             zone,
             to,
+            by_player,
             optional: spec.optional,
             from_zone: spec.from_zone,
             immediate: spec.immediate,

@@ -138,6 +138,7 @@ impl Loader<'_> {
             ),
             drops_first: r.drops_first,
             no_checks: r.no_checks,
+            no_drop_checks: r.no_drop_checks,
             dropped_pieces_have_moved: r.dropped_pieces_have_moved,
             captures_explode: r.captures_explode,
             hands: r.hands,
@@ -356,13 +357,15 @@ impl Loader<'_> {
             }
         }
         if let Some(ep) = &f.en_passant {
-            match names.iter().position(|n| n == ep.get_ref()) {
-                Some(i) => cfg.en_passant = Some(i as u16),
-                None => self.error(
-                    format!("fen.en_passant: unknown piece '{}'", ep.get_ref()),
-                    Some(ep.span()),
-                    "here",
-                ),
+            for name in ep.get_ref().names() {
+                match names.iter().position(|n| n == name) {
+                    Some(i) => cfg.en_passant.push(i as u16),
+                    None => self.error(
+                        format!("fen.en_passant: unknown piece '{name}'"),
+                        Some(ep.span()),
+                        "here",
+                    ),
+                }
             }
         }
         cfg

@@ -145,7 +145,7 @@ pub(super) enum CountSpec {
 #[serde(deny_unknown_fields)]
 pub(super) struct PromoteSection {
     pub(super) zone: String,
-    pub(super) to: Vec<String>,
+    pub(super) to: PromoteTargets,
     #[serde(default)]
     pub(super) optional: bool,
     #[serde(default)]
@@ -158,6 +158,32 @@ pub(super) struct PromoteSection {
     #[serde(default)]
     pub(super) entering_or_capturing: bool,
     pub(super) also: Option<String>,
+}
+
+/// A name, or a list of names.
+#[derive(Deserialize)]
+#[serde(untagged)]
+pub(super) enum OneOrMany {
+    One(String),
+    Many(Vec<String>),
+}
+
+impl OneOrMany {
+    pub(super) fn names(&self) -> &[String] {
+        match self {
+            OneOrMany::One(name) => std::slice::from_ref(name),
+            OneOrMany::Many(names) => names,
+        }
+    }
+}
+
+/// `to = ["Queen", …]`, or per player: `to = { White = ["Queen"], Black =
+/// ["Chancellor"] }`.
+#[derive(Deserialize)]
+#[serde(untagged)]
+pub(super) enum PromoteTargets {
+    All(Vec<String>),
+    ByPlayer(IndexMap<String, Vec<String>>),
 }
 
 #[derive(Deserialize)]
@@ -197,6 +223,9 @@ pub(super) struct RulesSection {
     /// A move may not attack an enemy royal piece.
     #[serde(default)]
     pub(super) no_checks: bool,
+    /// A drop may not attack an enemy royal piece.
+    #[serde(default)]
+    pub(super) no_drop_checks: bool,
     /// A dropped piece counts as having moved.
     #[serde(default)]
     pub(super) dropped_pieces_have_moved: bool,
@@ -242,7 +271,8 @@ pub(super) struct FenSection {
     pub(super) king: Option<Spanned<String>>,
     #[serde(default)]
     pub(super) castling: IndexMap<String, Spanned<String>>,
-    pub(super) en_passant: Option<Spanned<String>>,
+    /// The piece (or pieces) whose double step sets the en passant square.
+    pub(super) en_passant: Option<Spanned<OneOrMany>>,
     /// Other letters for pieces in position strings: `{ B = "Alfil" }`.
     #[serde(default)]
     pub(super) aliases: IndexMap<String, Spanned<String>>,

@@ -324,7 +324,8 @@ impl Generator {
     }
 
     /// Sets `gives_check` on the moves that attack another player's royal
-    /// piece, and with `no_checks` removes them.
+    /// piece, and with `no_checks` removes them (with `no_drop_checks`,
+    /// the drops among them).
     fn mark_checks(&mut self, game: &Game, pos: &mut Position, out: &mut MoveList) {
         let mover = pos.side();
         self.keep.clear();
@@ -336,7 +337,9 @@ impl Generator {
                 .any(|p| game.royal_attacked(pos, p));
             game.undo(pos, mv);
             out.header_mut(i).gives_check = check;
-            self.keep.push(!(check && game.rules.no_checks));
+            let drop = out.header(i).from().is_none();
+            let forbidden = game.rules.no_checks || (drop && game.rules.no_drop_checks);
+            self.keep.push(!(check && forbidden));
         }
         let keep = &self.keep;
         out.retain_indices(|i| keep[i]);

@@ -358,6 +358,17 @@ fn parse_board(game: &Game, text: &str, board: &str) -> Result<Vec<Placed>, FenE
                 col += n;
                 continue;
             }
+            if c == '*'
+                && game.piece_by_letter('*').is_none()
+                && game
+                    .topology
+                    .at(col as i32, row as i32, level as i32)
+                    .is_none()
+            {
+                // Fairy-Stockfish's wall on a square the board removes.
+                col += 1;
+                continue;
+            }
             let mut stack = Vec::new();
             if c == '(' {
                 for s in chars.by_ref() {
@@ -732,9 +743,9 @@ fn set_en_passant(game: &Game, text: &str, pos: &mut Position, ep: &str) -> Resu
         return Ok(());
     }
     let bad = |m: &str| fail(text, format!("en passant square '{ep}': {m}"));
-    let Some(piece) = game.fen.en_passant else {
+    if game.fen.en_passant.is_empty() {
         return Err(bad("this game has no en passant"));
-    };
+    }
     let n = game.players.len();
     let last = (pos.side() + n - 1) % n;
     let squares = square_run(game, ep).ok_or_else(|| bad("no such square"))?;
@@ -762,17 +773,23 @@ fn set_en_passant(game: &Game, text: &str, pos: &mut Position, ep: &str) -> Resu
     }
     .ok_or_else(|| bad("no square behind it"))?;
     let info = game.cells.info(pos.cell(to));
-    if info.piece != piece
+    if !game.fen.en_passant.contains(&info.piece)
         || info.owner as usize != last
         || !pos.cell(passed).is_empty()
         || !pos.cell(from).is_empty()
     {
+        let names: Vec<&str> = game
+            .fen
+            .en_passant
+            .iter()
+            .map(|t| game.pieces[*t as usize].name.as_str())
+            .collect();
         return Err(bad(&format!(
             "it must be passed over by a {} of the side that moved last",
-            game.pieces[piece as usize].name
+            names.join(" or ")
         )));
     }
-    pos.push_synthetic(last, piece, Some(from), Some(to), Some(passed));
+    pos.push_synthetic(last, info.piece, Some(from), Some(to), Some(passed));
     Ok(())
 }
 
@@ -802,6 +819,13 @@ fn square_run(game: &Game, text: &str) -> Option<Vec<Square>> {
 
 /// Writes a position string.
 pub fn write(game: &Game, pos: &Position) -> String {
+    write_with(game, pos, false)
+}
+
+/// Writes a position string; with `walls`, the squares the board removes
+/// are written `*`, as Fairy-Stockfish writes them, instead of counting as
+/// empty.
+pub fn write_with(game: &Game, pos: &Position, walls: bool) -> String {
     let grid = game.topology.grid();
     let (cols, rows, levels) = (grid.cols.len(), grid.rows.len(), grid.levels.len().max(1));
     let mut lines = Vec::new();
@@ -812,6 +836,13 @@ pub fn write(game: &Game, pos: &Position) -> String {
             for col in 0..cols {
                 let square = game.topology.at(col as i32, row as i32, level as i32);
                 match square.map(|sq| square_text(game, pos, sq)) {
+                    None if walls => {
+                        if empty > 0 {
+                            tokens.push(empty.to_string());
+                            empty = 0;
+                        }
+                        tokens.push("*".to_string());
+                    }
                     None | Some(None) => empty += 1,
                     Some(Some(t)) => {
                         if empty > 0 {

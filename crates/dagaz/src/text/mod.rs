@@ -61,6 +61,11 @@ impl Game {
     pub fn write_position_fsf(&self, pos: &Position) -> String {
         let native = match self.fen.format {
             PositionFormat::Sfen => sfen::write_fsf(self, pos),
+            PositionFormat::Fen
+                if self.piece_by_letter('*').is_none() && self.players.len() == 2 =>
+            {
+                fen::write_with(self, pos, true)
+            }
             _ => self.write_position(pos),
         };
         if self.fen.aliases.is_empty() {

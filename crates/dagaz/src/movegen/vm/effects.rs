@@ -196,7 +196,7 @@ impl Vm {
             && let Some(promo) = &piece.promotion
             && promo.immediate
             && game.zones.contains(promo.zone, env.player, sq)
-            && let Some(&to) = promo.to.first()
+            && let Some(&to) = promo.targets(env.player).first()
         {
             let tracks = game.pieces[to as usize].tracks_moved;
             return game.cells.piece(to, info.owner as usize, tracks);

@@ -296,7 +296,7 @@ impl Vm {
             if enters && exploded {
                 // The promoted piece explodes at once: the choices leave the
                 // same position, and are still different moves.
-                for &target in &promo.to {
+                for &target in promo.targets(env.player) {
                     let mut h = header;
                     h.promotion = target;
                     self.emit_distinct(game, h, out);
@@ -314,7 +314,7 @@ impl Vm {
                     return;
                 };
                 let original = self.net[at].new;
-                for &target in &promo.to {
+                for &target in promo.targets(env.player) {
                     if promo.captured_only && !lost_one(game, cells, promo, env.player, target) {
                         continue;
                     }
