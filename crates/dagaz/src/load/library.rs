@@ -115,6 +115,22 @@ const GAMES: &[BuiltinGame] = library![
     in "fairy" "chigorin",
     in "fairy" "sortofalmost",
     in "fairy" "coregal",
+    in "fairy" "spartan",
+    in "fairy" "centaur",
+    in "fairy" "chancellor",
+    in "fairy" "courier",
+    in "fairy" "embassy",
+    in "fairy" "gardner",
+    in "fairy" "gothic",
+    in "fairy" "gustav3",
+    in "fairy" "janus",
+    in "fairy" "losalamos",
+    in "fairy" "manchu",
+    in "fairy" "modern",
+    in "fairy" "omicron",
+    in "fairy" "opulent",
+    in "fairy" "shako",
+    in "fairy" "tencubed",
 ];
 
 /// All built-in games, by name.

@@ -494,17 +494,33 @@ impl Loader<'_> {
                 None => {
                     self.error(
                         format!("promotion zone '{name}' (also) is not defined in [zones]"),
-                        span,
+                        span.clone(),
                         "here",
                     );
                     None
                 }
             },
         };
+        let limits = spec
+            .limits
+            .iter()
+            .filter_map(|(name, most)| match names.iter().position(|n| n == name) {
+                Some(t) => Some((t as u16, *most)),
+                None => {
+                    self.error(
+                        format!("promotion limits: unknown piece '{name}'"),
+                        span.clone(),
+                        "here",
+                    );
+                    None
+                }
+            })
+            .collect();
         Some(Promotion {
             zone,
             to,
             by_player,
+            limits,
             optional: spec.optional,
             from_zone: spec.from_zone,
             immediate: spec.immediate,

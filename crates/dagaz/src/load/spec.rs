@@ -158,6 +158,9 @@ pub(super) struct PromoteSection {
     #[serde(default)]
     pub(super) entering_or_capturing: bool,
     pub(super) also: Option<String>,
+    /// Target piece to the most a player may have of it on the board.
+    #[serde(default)]
+    pub(super) limits: IndexMap<String, u16>,
 }
 
 /// A name, or a list of names.

@@ -318,6 +318,9 @@ impl Vm {
                     if promo.captured_only && !lost_one(game, cells, promo, env.player, target) {
                         continue;
                     }
+                    if !under_limit(game, cells, promo, env.player, target) {
+                        continue;
+                    }
                     let moved = game.pieces[target as usize].tracks_moved;
                     self.net[at].new = game.cells.piece(target, env.player, moved);
                     let mut h = header;
@@ -538,14 +541,32 @@ fn lost_one(
         .and_then(|row| row.get(target as usize))
         .copied()
         .unwrap_or(0);
-    let now = game
-        .topology
+    on_board(game, cells, player, target) < had as usize
+}
+
+/// Whether the promotion's `limits` allow one more `target` of `player`.
+fn under_limit(
+    game: &Game,
+    cells: &[Cell],
+    promo: &crate::game::Promotion,
+    player: usize,
+    target: u16,
+) -> bool {
+    promo
+        .limits
+        .iter()
+        .find(|(t, _)| *t == target)
+        .is_none_or(|&(_, most)| on_board(game, cells, player, target) < most as usize)
+}
+
+/// How many pieces of type `piece` `player` has on the board.
+fn on_board(game: &Game, cells: &[Cell], player: usize, piece: u16) -> usize {
+    game.topology
         .squares()
         .filter(|sq| {
             let c = cells[sq.index()];
             let info = game.cells.info(c);
-            !c.is_empty() && info.piece == target && info.owner as usize == player
+            !c.is_empty() && info.piece == piece && info.owner as usize == player
         })
-        .count();
-    now < had as usize
+        .count()
 }
