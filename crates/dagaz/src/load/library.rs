@@ -131,6 +131,21 @@ const GAMES: &[BuiltinGame] = library![
     in "fairy" "opulent",
     in "fairy" "shako",
     in "fairy" "tencubed",
+    in "fairy" "5check",
+    in "fairy" "almost",
+    in "fairy" "amazon",
+    in "fairy" "armageddon",
+    in "fairy" "berolina",
+    in "fairy" "grasshopper",
+    in "fairy" "hoppelpoppel",
+    in "fairy" "knightmate",
+    in "fairy" "misere",
+    in "fairy" "newzealand",
+    in "fairy" "nightrider",
+    in "fairy" "nocastle",
+    in "fairy" "pawnback",
+    in "fairy" "pawnsideways",
+    in "fairy" "torpedo",
 ];
 
 /// All built-in games, by name.
