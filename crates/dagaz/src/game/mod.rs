@@ -548,15 +548,20 @@ impl Game {
         pos.undo(&self.cells, mv);
     }
 
-    /// The square passed over by a double step of the en passant piece.
-    fn en_passant_square(&self, side: usize, mv: MoveRef) -> Option<Square> {
+    /// The square passed over by a double step of an en passant piece:
+    /// two steps along one line (forward, or a Berolina pawn's diagonal).
+    fn en_passant_square(&self, _side: usize, mv: MoveRef) -> Option<Square> {
         if !self.fen.en_passant.contains(&mv.header.piece) {
             return None;
         }
         let (from, to) = (mv.header.from()?, mv.header.to()?);
-        let north = self.players[side].north?;
-        let mid = self.topology.step(from, north)?;
-        (self.topology.step(mid, north) == Some(to)).then_some(mid)
+        let (a, b) = (self.topology.coords(from), self.topology.coords(to));
+        let d = [b.col - a.col, b.row - a.row, b.level - a.level];
+        if d.iter().any(|x| x % 2 != 0 || x.abs() > 2) || d == [0, 0, 0] {
+            return None;
+        }
+        self.topology
+            .at(a.col + d[0] / 2, a.row + d[1] / 2, a.level + d[2] / 2)
     }
 
     /// Whether every player may move now (a free opening that no capture

@@ -793,6 +793,20 @@ fn set_en_passant(game: &Game, text: &str, pos: &mut Position, ep: &str) -> Resu
     Ok(())
 }
 
+/// The en passant field for the square `passed`: the square alone after a
+/// straight double step, else (a Berolina pawn's diagonal one) the square
+/// and the landing square, as Fairy-Stockfish writes it (`d3c4`).
+fn ep_text(game: &Game, pos: &Position, passed: Square) -> String {
+    let name = |sq: Square| game.topology.name(sq).to_string();
+    let last = pos.history().last();
+    match last.and_then(|ply| ply.to.map(|to| (ply.player as usize, to))) {
+        Some((player, to)) if step_along(game, player, passed, 'N') != Some(to) => {
+            format!("{}{}", name(passed), name(to))
+        }
+        _ => name(passed),
+    }
+}
+
 /// One step from `sq` along what `player` calls `dir` (`N`, `S`).
 fn step_along(game: &Game, player: usize, sq: Square, dir: char) -> Option<Square> {
     let d = game.players[player].map.apply(game.topology.dir(dir)?);
@@ -887,7 +901,7 @@ pub fn write_with(game: &Game, pos: &Position, walls: bool) -> String {
     }
     let mut ep = pos
         .ep()
-        .map_or("-".to_string(), |sq| game.topology.name(sq).to_string());
+        .map_or("-".to_string(), |sq| ep_text(game, pos, sq));
     if let Some(limit) = check_limit(game) {
         let left = |player: u8| {
             let given = pos
