@@ -140,6 +140,15 @@ def fsf_text(move):
         base, gate = move.split("/", 1)
         piece, square = gate[0].lower(), gate[1:]
         return base + piece if base.startswith(square) else square + base[:2] + piece
+    placed = re.fullmatch(r"([a-z]+[0-9]+)-([a-z]+[0-9]+)-([a-z]+[0-9]+)", move)
+    if placed:
+        # A move that then places a piece (`place:`): a wall or an arrow
+        # from the landing square (`c1-b1-a1` is `c1b1,b1a1`), or, where
+        # the piece stays, sittuyin's promotion (`d5-d5-c4` is `d5c4f`).
+        start, landing, put = placed.groups()
+        if start == landing:
+            return f"{start}{put}f"
+        return f"{start}{landing},{landing}{put}"
     return move
 
 

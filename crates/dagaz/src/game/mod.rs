@@ -602,7 +602,9 @@ impl Game {
                 let old = self.cells.info(c.old);
                 let new = self.cells.info(c.new);
                 let converted = !c.new.is_empty() && new.owner == owner && !on_path(c.slot);
-                old.owner != owner && !old.is_neutral() && new != old && !converted
+                // The same piece, only its has-moved flag changed (`aim:`).
+                let same = !c.new.is_empty() && self.cells.with_moved(c.new, old.moved) == c.old;
+                old.owner != owner && !old.is_neutral() && new != old && !converted && !same
             })
             .map(|c| Square(c.slot))
             .collect()

@@ -24,6 +24,7 @@
 //! ```
 
 mod builtin;
+mod checks;
 mod chu;
 mod conversion;
 pub use chu::lion_mask;
@@ -51,6 +52,7 @@ impl HandlerRegistry {
     pub fn builtin() -> HandlerRegistry {
         let mut r = HandlerRegistry::default();
         builtin::register(&mut r);
+        checks::register(&mut r);
         mancala::register(&mut r);
         ultima::register(&mut r);
         rithmomachia::register(&mut r);
@@ -77,6 +79,7 @@ impl HandlerRegistry {
             .get(name)
             .cloned()
             .or_else(|| builtin::with_argument(name))
+            .or_else(|| checks::with_argument(name))
             .or_else(|| ultima::with_argument(name))
             .or_else(|| rithmomachia::with_argument(name))
             .or_else(|| janggi::with_argument(name))
@@ -102,6 +105,8 @@ impl HandlerRegistry {
             "coordinate:<Piece>",
             "has_part:<Piece>",
             "not_piece:<Piece>",
+            "none_of:<Piece>",
+            "aim:<Piece>",
             "place:<Piece>",
             "gate:<Piece>",
             "castle:<Rook>:<king file>:<rook file>",

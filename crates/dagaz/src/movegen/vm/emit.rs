@@ -237,8 +237,10 @@ impl Vm {
         let mut captures = 0u16;
         for c in &self.net {
             if (c.slot as usize) < squares && !c.old.is_empty() {
-                let o = game.cells.info(c.old);
-                if o.owner as usize != env.player && game.cells.info(c.new) != o {
+                let (o, n) = (game.cells.info(c.old), game.cells.info(c.new));
+                // Not a capture: the same piece with another has-moved flag.
+                let flagged = !c.new.is_empty() && game.cells.with_moved(c.new, o.moved) == c.old;
+                if o.owner as usize != env.player && !o.is_neutral() && n != o && !flagged {
                     captures += 1;
                 }
             }
