@@ -97,6 +97,9 @@ pub enum Condition {
     /// arrives gives the other player one move to arrive too; if both do,
     /// the game is drawn.
     Race { zone: usize, pieces: Vec<u16> },
+    /// Like `Reach`, but only by a piece no other player could capture
+    /// there (dobutsu shogi's Lion on the far rank).
+    ReachSafe { zone: usize, pieces: Vec<u16> },
     /// Like `Reach`, for the side to move: it kept a piece in the zone
     /// through the other player's turn.
     Occupy { zone: usize, pieces: Vec<u16> },
@@ -124,6 +127,7 @@ impl Condition {
             self,
             Condition::Line { .. }
                 | Condition::Reach { .. }
+                | Condition::ReachSafe { .. }
                 | Condition::Race { .. }
                 | Condition::Connect { .. }
                 | Condition::Pieces { .. }
@@ -163,6 +167,7 @@ impl Condition {
             Condition::Reach { zone: z, .. } | Condition::Race { zone: z, .. } => {
                 format!("reached {}", zone(*z))
             }
+            Condition::ReachSafe { zone: z, .. } => format!("reached {} safely", zone(*z)),
             Condition::Occupy { zone: z, .. } => format!("held {}", zone(*z)),
             Condition::Connect { from, to, .. } => {
                 format!("connected {} and {}", zone(*from), zone(*to))
@@ -356,12 +361,17 @@ fn parse_condition(words: &[&str], text: &str, names: &GoalNames) -> Result<Cond
         "line" => parse_line(rest, names),
         "reach" | "occupy" => {
             let zone = zone_named(rest.first(), first, names)?;
-            let answerable = first == "reach" && rest.last() == Some(&"answerable");
-            let named = &rest[1..rest.len() - answerable as usize];
+            let last = rest
+                .last()
+                .copied()
+                .filter(|_| first == "reach" && rest.len() > 1);
+            let mode = last.filter(|w| matches!(*w, "answerable" | "safe"));
+            let named = &rest[1..rest.len() - mode.is_some() as usize];
             let pieces = pieces_named(named, names)?;
-            Ok(match (first, answerable) {
-                ("reach", true) => Condition::Race { zone, pieces },
-                ("reach", false) => Condition::Reach { zone, pieces },
+            Ok(match (first, mode) {
+                ("reach", Some("answerable")) => Condition::Race { zone, pieces },
+                ("reach", Some(_)) => Condition::ReachSafe { zone, pieces },
+                ("reach", None) => Condition::Reach { zone, pieces },
                 _ => Condition::Occupy { zone, pieces },
             })
         }

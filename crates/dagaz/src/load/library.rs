@@ -146,6 +146,7 @@ const GAMES: &[BuiltinGame] = library![
     in "fairy" "pawnback",
     in "fairy" "pawnsideways",
     in "fairy" "torpedo",
+    in "fairy" "dobutsu",
 ];
 
 /// All built-in games, by name.

@@ -252,6 +252,11 @@ impl Facts<'_> {
             | Condition::Race { zone, pieces } => game.topology.squares().any(|sq| {
                 game.zones.contains(*zone, player, sq) && owns(game, pos, sq, player, pieces)
             }),
+            Condition::ReachSafe { zone, pieces } => game.topology.squares().any(|sq| {
+                game.zones.contains(*zone, player, sq)
+                    && owns(game, pos, sq, player, pieces)
+                    && !game.square_attacked(pos, sq, player)
+            }),
             Condition::Connect { from, to, dirs } => connected(game, pos, player, *from, *to, dirs),
             Condition::Pieces {
                 pieces,
