@@ -109,6 +109,9 @@ pub struct Promotion {
     /// Ending a move in this zone also allows promotion (chu shogi's pawn
     /// and lance on the last rank).
     pub also_zone: Option<usize>,
+    /// A piece of this type in hand may also be dropped as any of `to`
+    /// (Kyoto shogi, Fairy-Stockfish's `dropPromoted`).
+    pub drops: bool,
     /// Targets a player may promote to only while it has fewer than this
     /// many of them on the board (Spartan chess: a second King at most).
     pub limits: Vec<(u16, u16)>,

@@ -147,6 +147,8 @@ const GAMES: &[BuiltinGame] = library![
     in "fairy" "pawnsideways",
     in "fairy" "torpedo",
     in "fairy" "dobutsu",
+    in "fairy" "kyotoshogi",
+    in "fairy" "micro",
 ];
 
 /// All built-in games, by name.

@@ -273,6 +273,7 @@ impl Loader<'_> {
                 neutral: self.neutral(pname, p, players.len()),
             });
         }
+        lend_drop_programs(&mut pieces);
         let display = self.display(&spec.display, &topology, players.len());
         let rules = self.rules(
             &spec.rules,
@@ -371,6 +372,22 @@ impl Loader<'_> {
             }
         }
         Some(game)
+    }
+}
+
+/// A piece that may be dropped promoted (`promote.drops`) lends its drop
+/// programs to the pieces it promotes to, which drop where it drops (from
+/// its place in the hand: `Generator`'s drops).
+fn lend_drop_programs(pieces: &mut [PieceType]) {
+    for i in 0..pieces.len() {
+        let Some(promo) = pieces[i].promotion.clone().filter(|p| p.drops) else {
+            continue;
+        };
+        for &t in &promo.to {
+            if pieces[t as usize].drop_programs.is_empty() {
+                pieces[t as usize].drop_programs = pieces[i].drop_programs.clone();
+            }
+        }
     }
 }
 

@@ -520,6 +520,7 @@ impl Loader<'_> {
             zone,
             to,
             by_player,
+            drops: spec.drops,
             limits,
             optional: spec.optional,
             from_zone: spec.from_zone,

@@ -158,6 +158,9 @@ pub(super) struct PromoteSection {
     #[serde(default)]
     pub(super) entering_or_capturing: bool,
     pub(super) also: Option<String>,
+    /// A piece in hand may also be dropped as any of its `to` pieces.
+    #[serde(default)]
+    pub(super) drops: bool,
     /// Target piece to the most a player may have of it on the board.
     #[serde(default)]
     pub(super) limits: IndexMap<String, u16>,

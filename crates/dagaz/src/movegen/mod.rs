@@ -120,16 +120,28 @@ impl Generator {
                 continue;
             }
             let slot = game.hand_slot(player, t as u16);
-            let cell = game.cells.piece(t as u16, player, false);
-            for sq in game.topology.squares() {
-                let (cells, history) = pos.split_for_generation();
-                let env = Env {
-                    game,
-                    player,
-                    history,
-                    mode: Mode::Generate,
-                };
-                self.vm.run_drop(&env, cells, prog, sq, cell, slot, out)?;
+            // The piece itself, and with `promote.drops` its promoted forms.
+            let promoted = piece
+                .promotion
+                .as_ref()
+                .filter(|p| p.drops)
+                .map_or(&[][..], |p| p.targets(player));
+            for &face in std::iter::once(&(t as u16)).chain(promoted) {
+                let cell = game.cells.piece(face, player, false);
+                let prog = game.pieces[face as usize]
+                    .drop_programs
+                    .get(player)
+                    .unwrap_or(prog);
+                for sq in game.topology.squares() {
+                    let (cells, history) = pos.split_for_generation();
+                    let env = Env {
+                        game,
+                        player,
+                        history,
+                        mode: Mode::Generate,
+                    };
+                    self.vm.run_drop(&env, cells, prog, sq, cell, slot, out)?;
+                }
             }
         }
         Ok(())

@@ -115,8 +115,14 @@ fn short_text(game: &Game, mv: MoveRef) -> String {
     match h.from() {
         Some(from) => out += topo.name(from),
         None => {
+            // A piece dropped with its promoted side up keeps its mark
+            // (`+L*c3`, Kyoto shogi).
             if let Some(p) = game.pieces.get(h.piece as usize) {
-                out.push(p.letter);
+                if p.symbol.starts_with('+') {
+                    out += &p.symbol;
+                } else {
+                    out.push(p.letter);
+                }
             }
             out.push('*');
         }
@@ -142,8 +148,12 @@ fn short_text(game: &Game, mv: MoveRef) -> String {
     }
     if h.promotion != NO_PIECE {
         let promoted = &game.pieces[h.promotion as usize];
+        let moving = game.pieces.get(h.piece as usize);
         if promoted.symbol.starts_with('+') {
             out.push('+');
+        } else if moving.is_some_and(|p| p.symbol.starts_with('+')) {
+            // A promoted shogi piece turned back (Kyoto shogi): `a1a2-`.
+            out.push('-');
         } else {
             out.push(promoted.letter.to_ascii_lowercase());
         }
