@@ -48,21 +48,31 @@ DROP_MATE_LOSES = {"shogi", "minishogi", "mini", "gorogoro", "euroshogi", "okisa
 
 # Variants whose games start from a shuffled first rank (Chess960 rules:
 # Bishops on both colours, the King between the Rooks); Fairy-Stockfish
-# is told so, and writes castling as the King taking its Rook.
+# is told so, and writes castling as the King taking its Rook. A name
+# `NAME@960` in the table is Fairy-Stockfish's NAME in its Chess960 mode.
 CHESS960 = {"fischerandom", "caparandom"}
 
 
+def is960(variant):
+    return variant in CHESS960 or variant.endswith("@960")
+
+
+def base(variant):
+    """Fairy-Stockfish's own name of a variant of the table."""
+    return variant.removesuffix("@960")
+
+
 def legal(variant, fen, moves):
-    return sf.legal_moves(variant, fen, moves, variant in CHESS960)
+    return sf.legal_moves(base(variant), fen, moves, is960(variant))
 
 
 def after(variant, fen, moves):
-    return sf.get_fen(variant, fen, moves, variant in CHESS960)
+    return sf.get_fen(base(variant), fen, moves, is960(variant))
 
 
 def shuffled_start(variant, rng):
     """A random Chess960-style setup of `variant`'s usual pieces."""
-    board, rest = sf.start_fen(variant).split(" ", 1)
+    board, rest = sf.start_fen(base(variant)).split(" ", 1)
     rows = board.split("/")
     back = list(rows[-1])
     while True:
@@ -96,7 +106,7 @@ DROP_MATE_PIECES = {"P", "S"}
 
 def drop_mate(variant, fen, played, move):
     after_drop = played + [move]
-    return not legal(variant, fen, after_drop) and sf.game_result(variant, fen, after_drop) > 0
+    return not legal(variant, fen, after_drop) and sf.game_result(base(variant), fen, after_drop, is960(variant)) > 0
 
 
 def fsf_perft(variant, fen, depth, played=()):
@@ -112,7 +122,7 @@ def dagaz_perft(game, fen, depth):
 
 def random_position(variant, rng, plies):
     """A position of a random game of `variant`, or None if it ended."""
-    start = shuffled_start(variant, rng) if variant in CHESS960 else sf.start_fen(variant)
+    start = shuffled_start(variant, rng) if is960(variant) else sf.start_fen(variant)
     moves = []
     for _ in range(rng.randrange(plies + 1)):
         choices = legal(variant, start, moves)
@@ -164,7 +174,7 @@ def narrow(game, variant, fen, depth):
         for m in session.legal_moves():
             text = fsf_text(m.text)
             if text not in theirs:
-                break
+                continue
             session.push(m)
             ours = session.perft(depth - 1)
             expected = fsf_perft(variant, root, depth - 1, played + [text])

@@ -333,7 +333,7 @@ impl Handler for Castle {
                 .pieces
                 .get(game.cells.info(ctx.hand).piece as usize)
                 .is_some_and(|p| p.royal);
-        if guarded && !Castle::safe_path(ctx, origin, king_to) {
+        if guarded && !Castle::safe_path(ctx, origin, king_to, (rook_from, rook_to)) {
             return;
         }
         let rook = game.cells.with_moved(ctx.cells[rook_from.index()], true);
@@ -347,28 +347,64 @@ impl Handler for Castle {
 
 impl Castle {
     /// The King's squares, from its own to its destination, are not
-    /// attacked with the King standing on its square.
-    fn safe_path(ctx: &HandlerContext, origin: Square, king_to: Square) -> bool {
+    /// attacked, with the King standing on its square. Where captures
+    /// explode (atomic chess, as Fairy-Stockfish plays it), the squares it
+    /// leaves and passes are looked at with the King lifted, its
+    /// destination on the board after the castling (the Rook in its new
+    /// place may shield it), and a square next to the enemy King counts as
+    /// safe: a King there cannot be taken.
+    fn safe_path(
+        ctx: &HandlerContext,
+        origin: Square,
+        king_to: Square,
+        rook: (Square, Square),
+    ) -> bool {
         let game = ctx.game;
         let topo = &game.topology;
         let col = |sq: Square| topo.coords(sq).col;
         let (row, level) = (topo.coords(origin).row, topo.coords(origin).level);
-        let mut board = ctx.cells.to_vec();
-        board[origin.index()] = ctx.hand;
-        let (from, to) = (col(origin).min(col(king_to)), col(origin).max(col(king_to)));
-        (from..=to).all(|c| {
-            let Some(sq) = topo.at(c, row, level) else {
-                return false;
-            };
-            let here = if board[sq.index()].is_empty() {
+        let atomic = game.rules.captures_explode;
+        let lifted = ctx.cells;
+        let mut now = lifted.to_vec();
+        now[origin.index()] = ctx.hand;
+        let mut after = lifted.to_vec();
+        let rook_cell = after[rook.0.index()];
+        after[rook.0.index()] = Cell::EMPTY;
+        after[rook.1.index()] = rook_cell;
+        after[king_to.index()] = ctx.hand;
+        let touches_enemy_royal = |sq: Square| {
+            atomic
+                && topo.neighbours(sq).iter().any(|n| {
+                    let info = game.cells.info(ctx.cells[n.index()]);
+                    !ctx.cells[n.index()].is_empty()
+                        && info.owner as usize != ctx.player
+                        && game
+                            .pieces
+                            .get(info.piece as usize)
+                            .is_some_and(|p| p.royal)
+                })
+        };
+        let safe = |sq: Square, board: &[Cell]| {
+            if touches_enemy_royal(sq) {
+                return true;
+            }
+            let here = if board[sq.index()].is_empty() || atomic {
                 game.cells.phantom(ctx.player)
             } else {
                 board[sq.index()]
             };
             !(0..game.players.len()).any(|by| {
                 by != ctx.player
-                    && crate::movegen::attack::attacked(game, &board, &[], sq, by, here, None)
+                    && crate::movegen::attack::attacked(game, board, &[], sq, by, here, None)
             })
-        })
+        };
+        let (from, to) = (col(origin).min(col(king_to)), col(origin).max(col(king_to)));
+        let path_safe = (from..=to).all(|c| match topo.at(c, row, level) {
+            None => false,
+            Some(sq) if !atomic => safe(sq, &now),
+            Some(sq) if sq == king_to && sq != origin => true,
+            Some(sq) => safe(sq, lifted),
+        });
+        path_safe && (!atomic || safe(king_to, &after))
     }
 }
