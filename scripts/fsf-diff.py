@@ -19,6 +19,7 @@ import argparse
 import random
 import re
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -201,6 +202,28 @@ def narrow(game, variant, fen, depth):
     return "\n".join(lines)
 
 
+def imported_variants(ini, depth, plies):
+    """The sections of `ini` both programs load: (game file, section, depth,
+    plies). The game files are the importer's, in a temporary directory."""
+    text = ini.read_text()
+    sf.load_variant_config(text)
+    directory = Path(tempfile.mkdtemp(prefix="dagaz-import-"))
+    out = []
+    for name, game, problems in dagaz.import_variants(text):
+        for problem in problems:
+            print(f"{ini.name} [{name}] {problem}")
+        if game is None:
+            print(f"{ini.name} [{name}] not converted: not compared")
+            continue
+        if name not in sf.variants():
+            print(f"{ini.name} [{name}] Fairy-Stockfish did not load it: not compared")
+            continue
+        path = directory / f"{name}.toml"
+        path.write_text(game)
+        out.append((str(path), name, depth, plies))
+    return out
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--positions", type=int, default=20, help="random positions per variant")
@@ -209,9 +232,13 @@ def main():
     parser.add_argument("--variants", default="", help="comma-separated dagaz names (default: all)")
     parser.add_argument("--game", help="a dagaz game (name or file) to compare instead of the list")
     parser.add_argument("--fsf", help="with --game: the Fairy-Stockfish variant it plays")
-    parser.add_argument("--plies", type=int, default=60, help="with --game: most plies of the random games")
+    parser.add_argument("--plies", type=int, default=60, help="with --game or --ini: most plies of the random games")
+    parser.add_argument("--ini", help="a variants.ini: compare its sections, converted by dagaz's importer, "
+                        "with Fairy-Stockfish loaded with the same file")
     args = parser.parse_args()
     variants = variants_table()
+    if args.ini:
+        variants = imported_variants(Path(args.ini), args.depth, args.plies)
     if args.game:
         if not args.fsf:
             parser.error("--game needs --fsf")
@@ -245,7 +272,7 @@ def main():
                 failures += 1
                 print(f"FAIL {name} depth {depth}: dagaz {ours}, Fairy-Stockfish {theirs}")
                 print(narrow(game, variant, fen, depth))
-        print(f"{name:<24} {checked:>4} positions at depth {depth}, {nodes:>9} nodes, "
+        print(f"{Path(name).stem if args.ini else name:<24} {checked:>4} positions at depth {depth}, {nodes:>9} nodes, "
               f"{time.time() - started:5.1f} s")
     print("all equal" if failures == 0 else f"{failures} mismatches")
     return 1 if failures else 0

@@ -31,6 +31,7 @@ from ._dagaz import (
     SearchResult,
     Session,
     games,
+    import_variants,
     search,
 )
 
@@ -46,5 +47,6 @@ __all__ = [
     "SearchResult",
     "Session",
     "games",
+    "import_variants",
     "search",
 ]

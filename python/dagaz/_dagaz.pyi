@@ -23,6 +23,13 @@ class EngineError(DagazError):
 def games() -> list[str]:
     """The names of the built-in games."""
 
+def import_variants(
+    text: str, section: str | None = None
+) -> list[tuple[str, str | None, list[str]]]:
+    """Fairy-Stockfish custom variants (a variants.ini text) as dagaz game
+    files: per section its name, the game file (None if it could not be
+    converted) and the problems found, each with its line."""
+
 class Game:
     """A loaded game."""
 

@@ -64,6 +64,27 @@ fn games() -> Vec<String> {
     builtin_games().iter().map(|g| g.name.to_string()).collect()
 }
 
+/// One converted section: name, game file, problems.
+type ImportedSection = (String, Option<String>, Vec<String>);
+
+/// Fairy-Stockfish custom variants (the text of a `variants.ini`)
+/// converted into dagaz game files: for each section, its name, the game
+/// file's text (`None` if it could not be converted) and the problems
+/// found, each with its line.
+#[pyfunction]
+#[pyo3(signature = (text, section = None))]
+fn import_variants(text: &str, section: Option<&str>) -> PyResult<Vec<ImportedSection>> {
+    let conversions = dagaz::import::fsf::convert(text, section)
+        .map_err(|e| GameError::new_err(e.to_string()))?;
+    Ok(conversions
+        .into_iter()
+        .map(|c| {
+            let problems = c.problems.iter().map(|p| p.to_string()).collect();
+            (c.name, c.game, problems)
+        })
+        .collect())
+}
+
 /// A loaded game.
 #[pyclass(module = "dagaz", name = "Game", frozen)]
 struct Game {
@@ -558,6 +579,7 @@ fn _dagaz(m: &Bound<'_, PyModule>) -> PyResult<()> {
     let py = m.py();
     m.add_function(wrap_pyfunction!(games, m)?)?;
     m.add_function(wrap_pyfunction!(search, m)?)?;
+    m.add_function(wrap_pyfunction!(import_variants, m)?)?;
     m.add_class::<Game>()?;
     m.add_class::<Session>()?;
     m.add_class::<Move>()?;

@@ -103,6 +103,18 @@ enum Command {
         /// Path to a game file
         file: String,
     },
+    /// Convert Fairy-Stockfish custom variants (a `variants.ini` file) into
+    /// dagaz game files, reporting every key that cannot be converted
+    Import {
+        /// The variants.ini file
+        file: String,
+        /// Convert only this section
+        #[arg(long)]
+        section: Option<String>,
+        /// Write each game to DIR/<section>.toml (default: print them)
+        #[arg(long, value_name = "DIR")]
+        out: Option<std::path::PathBuf>,
+    },
     /// Translate a piece's moves from Betza notation (e.g. "mRcpR") into
     /// the Dagaz move notation
     Betza {
@@ -235,6 +247,7 @@ fn main() -> ExitCode {
             say!("{}", to.write(&g, &pos));
             Ok(())
         }),
+        Command::Import { file, section, out } => import(&file, section.as_deref(), out.as_deref()),
         Command::Betza { betza } => dagaz::notation::betza::to_dagaz(&betza)
             .map(|text| say!("{text}"))
             .map_err(|e| e.to_string()),
@@ -456,6 +469,42 @@ fn check(file: &str) -> CliResult {
         game.pieces.len()
     );
     Ok(())
+}
+
+/// `import`: converts the sections, prints every problem on stderr, and
+/// prints or writes the games; fails if a section could not be converted.
+fn import(file: &str, section: Option<&str>, out: Option<&std::path::Path>) -> CliResult {
+    let text = std::fs::read_to_string(file).map_err(|e| format!("{file}: {e}"))?;
+    let conversions =
+        dagaz::import::fsf::convert(&text, section).map_err(|e| format!("{file}: {e}"))?;
+    let mut refused = Vec::new();
+    for c in &conversions {
+        for p in &c.problems {
+            eprintln!("{file}: [{}] {p}", c.name);
+        }
+        let Some(game) = &c.game else {
+            refused.push(c.name.as_str());
+            continue;
+        };
+        match out {
+            Some(dir) => {
+                let path = dir.join(format!("{}.toml", c.name));
+                std::fs::write(&path, game).map_err(|e| format!("{}: {e}", path.display()))?;
+                eprintln!("{file}: [{}] written to {}", c.name, path.display());
+            }
+            None => say!("# [{}] from {file}, line {}\n{game}", c.name, c.line),
+        }
+    }
+    if refused.is_empty() {
+        Ok(())
+    } else {
+        Err(format!(
+            "{file}: {} of {} sections not converted: {}",
+            refused.len(),
+            conversions.len(),
+            refused.join(", ")
+        ))
+    }
 }
 
 /// `--max-think`: a positive number of seconds, at most an hour.

@@ -26,6 +26,7 @@ pub mod encoding;
 pub mod entry;
 pub mod game;
 pub mod handler;
+pub mod import;
 pub mod load;
 pub mod movegen;
 pub mod notation;

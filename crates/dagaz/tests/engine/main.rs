@@ -18,6 +18,7 @@ mod family_perft;
 mod fanorona;
 mod flips;
 mod four_player;
+mod fsf_import;
 mod fsf_positions;
 mod fuzz;
 mod handler_api;
