@@ -122,7 +122,8 @@ def dagaz_perft(game, fen, depth):
 
 
 def random_position(variant, rng, plies):
-    """A position of a random game of `variant`, or None if it ended."""
+    """A position of a random game of `variant` (None if even its start has
+    no moves)."""
     start = shuffled_start(variant, rng) if is960(variant) else sf.start_fen(variant)
     moves = []
     for _ in range(rng.randrange(plies + 1)):
@@ -130,10 +131,14 @@ def random_position(variant, rng, plies):
         if not choices:
             break
         moves.append(rng.choice(choices))
-    fen = after(variant, start, moves)
-    if not fsf_moves(variant, fen):
-        return None
-    return fen
+    # A game that ended gives the last position before its end.
+    while True:
+        fen = after(variant, start, moves)
+        if fsf_moves(variant, fen):
+            return fen
+        if not moves:
+            return None
+        moves.pop()
 
 
 def fsf_text(move):

@@ -583,7 +583,13 @@ fn build(name: &str, line: usize, keys: &Keys, problems: Vec<Problem>) -> Conver
         files: 8,
         ranks: 8,
     };
-    let game = Builder::new(&mut r, name).map(|b| b.finish(&mut r));
+    let mut builder = Builder::new(&mut r, name);
+    if let Some(b) = &mut builder
+        && r.flag("immobilityIllegal", false)
+    {
+        b.dead = dead_squares(b, &r);
+    }
+    let game = builder.map(|b| b.finish(&mut r));
     report_unused(&mut r);
     let mut game = game.map(|t| toml::to_string(&t).unwrap_or_default());
     if let Some(text) = &game
@@ -606,6 +612,70 @@ fn build(name: &str, line: usize, keys: &Keys, problems: Vec<Problem>) -> Conver
         game,
         problems: r.problems,
     }
+}
+
+/// The squares from which each piece could never move, on an empty board
+/// (for `immobilityIllegal`): found by loading the game without that rule
+/// and its goals, and trying each piece on each square.
+fn dead_squares(b: &Builder, r: &Reader) -> IndexMap<String, [Vec<Sq>; 2]> {
+    let mut scratch = Reader {
+        keys: r.keys,
+        used: HashSet::new(),
+        problems: Vec::new(),
+        files: r.files,
+        ranks: r.ranks,
+    };
+    let mut table = b.finish(&mut scratch);
+    if let Some(rules) = table.get_mut("rules").and_then(|v| v.as_table_mut()) {
+        rules.insert("goals".into(), Vec::<String>::new().into());
+    }
+    let Ok(text) = toml::to_string(&table) else {
+        return IndexMap::new();
+    };
+    let Ok(game) = crate::load::load_str(&text, "scratch.toml", &b.name) else {
+        return IndexMap::new();
+    };
+    let mut out = IndexMap::new();
+    for p in b.pieces.iter().filter(|p| !p.royal) {
+        let dead: [Vec<Sq>; 2] = [0, 1].map(|c| {
+            let letter = if c == 0 {
+                p.letter.to_ascii_uppercase()
+            } else {
+                p.letter
+            };
+            (0..r.ranks)
+                .flat_map(|rk| (0..r.files).map(move |f| (f, rk)))
+                .filter(|&sq| {
+                    let fen = lone_piece_fen(r, sq, letter, c);
+                    game.parse_position(&fen)
+                        .ok()
+                        .and_then(|mut pos| crate::movegen::perft(&game, &mut pos, 1).ok())
+                        == Some(0)
+                })
+                .collect()
+        });
+        if dead.iter().any(|d| !d.is_empty()) {
+            out.insert(p.name.clone(), dead);
+        }
+    }
+    out
+}
+
+/// A position string with one piece on an empty board, its owner to move.
+fn lone_piece_fen(r: &Reader, (file, rank): Sq, letter: char, owner: usize) -> String {
+    let rows: Vec<String> = (0..r.ranks)
+        .rev()
+        .map(|rk| {
+            if rk != rank {
+                return r.files.to_string();
+            }
+            let (before, after) = (file, r.files - file - 1);
+            let num = |n: usize| if n == 0 { String::new() } else { n.to_string() };
+            format!("{}{letter}{}", num(before), num(after))
+        })
+        .collect();
+    let side = if owner == 0 { "w" } else { "b" };
+    format!("{} {side} - - 0 1", rows.join("/"))
 }
 
 /// Every key not read: cosmetic (skipped), another of Fairy-Stockfish's
@@ -646,6 +716,8 @@ struct Builder {
     castling: Option<(usize, usize)>,
     hands: bool,
     fen: String,
+    /// `immobilityIllegal`: per piece, the squares it could never leave.
+    dead: IndexMap<String, [Vec<Sq>; 2]>,
 }
 
 impl Builder {
@@ -694,6 +766,7 @@ impl Builder {
             castling: None,
             hands: false,
             fen: String::new(),
+            dead: IndexMap::new(),
         };
         b.castling = b.castling(r);
         b.fen = b.start_fen(r)?;
@@ -793,7 +866,7 @@ impl Builder {
         Some(format!("{board} {side} {castling} {ep} {half} {full}"))
     }
 
-    fn finish(self, r: &mut Reader) -> Table {
+    fn finish(&self, r: &mut Reader) -> Table {
         let mut t = Table::new();
         t.insert("game".into(), self.game_table());
         let mut board = Table::new();
@@ -805,7 +878,17 @@ impl Builder {
         let mut rules = Table::new();
         let mut fen = Table::new();
         let mut goals: Vec<String> = Vec::new();
-        let pieces = self.pieces_table(r, &mut zones, &mut rules, &mut fen);
+        let mut handlers: Vec<String> = Vec::new();
+        if let Some((k, q)) = self.castling {
+            let file = |f: usize| ((b'a' + f as u8) as char).to_string();
+            handlers.push(format!("castle:Rook:{}:{}", file(k), file(k - 1)));
+            handlers.push(format!("castle:Rook:{}:{}", file(q), file(q + 1)));
+            fen.insert("castling_960".into(), "Rook".into());
+        }
+        if self.double_step.iter().any(|d| !d.is_empty()) {
+            fen.insert("en_passant".into(), "Pawn".into());
+        }
+        let pieces = self.pieces_table(r, &mut zones, &mut rules, &mut handlers);
         self.goals(r, &mut zones, &mut goals);
         if self.pieces.iter().any(|p| p.royal) {
             rules.insert("royal_safety".into(), true.into());
@@ -828,19 +911,13 @@ impl Builder {
         setup.insert("fen".into(), self.fen.clone().into());
         t.insert("setup".into(), setup.into());
         t.insert("rules".into(), rules.into());
-        if let Some((k, q)) = self.castling {
-            let file = |f: usize| ((b'a' + f as u8) as char).to_string();
-            let mut h = Table::new();
-            h.insert(
-                "1".into(),
-                format!("castle:Rook:{}:{}", file(k), file(k - 1)).into(),
-            );
-            h.insert(
-                "2".into(),
-                format!("castle:Rook:{}:{}", file(q), file(q + 1)).into(),
-            );
+        if !handlers.is_empty() {
+            let h: Table = handlers
+                .into_iter()
+                .enumerate()
+                .map(|(i, h)| ((i + 1).to_string(), Value::from(h)))
+                .collect();
             t.insert("handlers".into(), h.into());
-            fen.insert("castling_960".into(), "Rook".into());
         }
         if !fen.is_empty() {
             t.insert("fen".into(), fen.into());
@@ -975,132 +1052,270 @@ fn custom_betza(r: &mut Reader, key: &str, betza: &str) -> String {
     kept
 }
 
+/// A square as (file, rank), 0-based.
+type Sq = (usize, usize);
+
+/// How the pieces promote, read once.
+struct Promotions {
+    /// Chess-style: the types that promote, per player.
+    pawns: [Vec<char>; 2],
+    /// Chess-style: what they may become, per player.
+    to: [Vec<char>; 2],
+    optional: bool,
+    /// Shogi-style (`promotedPieceType`): X may turn into Y's moves.
+    shogi: Vec<(char, char)>,
+    shogi_optional: bool,
+}
+
+impl Promotions {
+    fn read(r: &mut Reader, builtin_pawn: Vec<char>) -> Promotions {
+        let pawn_types = r.letters("pawnTypes");
+        let pawns = r.coloured(
+            "promotionPawnTypes",
+            |r, k| r.letters(k),
+            pawn_types.unwrap_or(builtin_pawn),
+        );
+        let to = r.coloured("promotionPieceTypes", |r, k| r.letters(k), Vec::new());
+        let optional = !r.flag("mandatoryPawnPromotion", true);
+        let shogi = r
+            .text("promotedPieceType")
+            .map(|v| {
+                v.split_whitespace()
+                    .filter_map(|pair| {
+                        let mut c = pair.chars();
+                        let from = c.next()?.to_ascii_lowercase();
+                        let to = c.nth(1)?.to_ascii_lowercase();
+                        (to != '-').then_some((from, to))
+                    })
+                    .collect()
+            })
+            .unwrap_or_default();
+        let shogi_optional = !r.flag("mandatoryPiecePromotion", false);
+        for key in ["piecePromotionOnCapture", "pieceDemotion", "dropPromoted"] {
+            if r.flag(key, false) {
+                r.fatal(key, "this promotion rule cannot be converted yet".into());
+            }
+        }
+        Promotions {
+            pawns,
+            to,
+            optional,
+            shogi,
+            shogi_optional,
+        }
+    }
+}
+
 impl Builder {
-    /// `[pieces]`, with the zones and rules the pieces need.
+    /// `[pieces]`, with the zones, rules and handlers the pieces need.
     fn pieces_table(
         &self,
         r: &mut Reader,
         zones: &mut Table,
         rules: &mut Table,
-        fen: &mut Table,
+        handlers: &mut Vec<String>,
     ) -> Table {
-        let drops = r.flag("pieceDrops", false);
         let to_hand = r.flag("capturesToHand", false);
-        let pawn_types = r.letters("pawnTypes");
-        let promo_pawns = r.coloured(
-            "promotionPawnTypes",
-            |r, k| r.letters(k),
-            pawn_types.clone().unwrap_or_else(|| self.builtin_pawn()),
-        );
-        let promo_to = r.coloured("promotionPieceTypes", |r, k| r.letters(k), Vec::new());
-        let optional = !r.flag("mandatoryPawnPromotion", true);
+        let promotions = Promotions::read(r, self.builtin_pawn());
+        let drop_rule = self.drop_rule(r);
         let mut out = Table::new();
-        let mut promoted: Vec<(String, String)> = Vec::new();
-        let has_double = self.double_step.iter().any(|d| !d.is_empty());
+        let mut extra: Vec<(String, Table)> = Vec::new();
         for p in &self.pieces {
-            let mut t = Table::new();
-            t.insert(
-                "letter".into(),
-                p.letter.to_ascii_uppercase().to_string().into(),
-            );
-            if p.key == "pawn" {
-                t.insert("moves".into(), pawn_moves(has_double).into());
-                t.insert("resets_clock".into(), true.into());
-            } else {
-                t.insert("betza".into(), p.betza.clone().into());
-            }
-            if p.royal {
-                t.insert("royal".into(), true.into());
-                if self.castling.is_some() {
-                    t.insert("moves".into(), vec!["[M] [1]", "[M] [2]"].into());
-                }
-            }
-            if promo_pawns.iter().any(|set| set.contains(&p.letter)) {
-                let names = |set: &[char]| -> Vec<String> {
-                    set.iter()
-                        .filter_map(|l| self.piece(*l))
-                        .map(|q| {
-                            if to_hand {
-                                format!("Promoted{}", q.name)
-                            } else {
-                                q.name.clone()
-                            }
-                        })
-                        .collect()
-                };
-                let (w, b) = (names(&promo_to[0]), names(&promo_to[1]));
-                for n in w.iter().chain(&b) {
-                    if to_hand && !promoted.iter().any(|(x, _)| x == n) {
-                        promoted.push((n.clone(), p.name.clone()));
-                    }
-                }
-                if !w.is_empty() || !b.is_empty() {
-                    let mut pr = Table::new();
-                    pr.insert("zone".into(), "promotion".into());
-                    if w == b {
-                        pr.insert("to".into(), w.into());
-                    } else {
-                        let mut per = Table::new();
-                        per.insert("White".into(), w.into());
-                        per.insert("Black".into(), b.into());
-                        pr.insert("to".into(), per.into());
-                    }
-                    if optional {
-                        pr.insert("optional".into(), true.into());
-                    }
-                    t.insert("promote".into(), pr.into());
-                } else if p.key == "pawn" {
-                    r.fatal("promotionPieceTypes", "pawns with nothing to promote to (Fairy-Stockfish then keeps them off the last rank) cannot be converted yet".into());
-                }
-            }
-            if drops && !p.royal {
-                t.insert(
-                    "drops".into(),
-                    (if p.key == "pawn" {
-                        "[p][@pawn_drop]"
-                    } else {
-                        "[p][@drop]"
-                    })
-                    .into(),
-                );
+            let mut t = self.moves_entry(p);
+            self.chess_promotion(r, p, &promotions, to_hand, &mut t, &mut extra);
+            self.shogi_promotion(r, p, &promotions, to_hand, &mut t, &mut extra);
+            self.immobility(r, p, zones, &mut t);
+            if let Some(rule) = &drop_rule
+                && !p.royal
+                && let Some(expr) = rule.expression(self, r, p, zones, handlers)
+            {
+                t.insert("drops".into(), expr.into());
             }
             out.insert(p.name.clone(), t.into());
         }
-        for (name, pawn) in &promoted {
-            let base = name.trim_start_matches("Promoted");
-            if let Some(q) = self.pieces.iter().find(|q| q.name == base) {
-                let mut t = Table::new();
-                t.insert(
-                    "letter".into(),
-                    q.letter.to_ascii_uppercase().to_string().into(),
+        for (name, t) in extra {
+            if out.contains_key(&name) {
+                r.fatal(
+                    "promotedPieceType",
+                    format!("two kinds of promoted pieces named {name}"),
                 );
-                t.insert(
-                    "symbol".into(),
-                    format!("{}~", q.letter.to_ascii_uppercase()).into(),
-                );
-                t.insert("betza".into(), q.betza.clone().into());
-                t.insert("demotes_to".into(), pawn.clone().into());
-                out.insert(name.clone(), t.into());
             }
+            out.insert(name, t.into());
         }
         if self.promotion.iter().any(|z| !z.is_empty()) {
             zones.insert("promotion".into(), self.per_player(r, &self.promotion));
         }
-        if has_double {
+        if self.double_step.iter().any(|d| !d.is_empty()) {
             zones.insert("double_step".into(), self.per_player(r, &self.double_step));
-            fen.insert("en_passant".into(), "Pawn".into());
-        }
-        if drops {
-            self.drop_zones(r, zones);
         }
         if to_hand {
             rules.insert("captures_to_hand".into(), true.into());
             rules.insert("dropped_pieces_have_moved".into(), true.into());
-        } else if drops || self.hands {
+        } else if drop_rule.is_some() || self.hands {
             rules.insert("hands".into(), true.into());
             rules.insert("dropped_pieces_have_moved".into(), true.into());
         }
         out
+    }
+
+    /// A piece's letter, moves and royalty.
+    fn moves_entry(&self, p: &Piece) -> Table {
+        let mut t = Table::new();
+        t.insert(
+            "letter".into(),
+            p.letter.to_ascii_uppercase().to_string().into(),
+        );
+        if p.key == "pawn" {
+            let double = self.double_step.iter().any(|d| !d.is_empty());
+            t.insert("moves".into(), pawn_moves(double).into());
+            t.insert("resets_clock".into(), true.into());
+        } else if !p.betza.is_empty() {
+            t.insert("betza".into(), p.betza.clone().into());
+        }
+        if p.royal {
+            t.insert("royal".into(), true.into());
+            if self.castling.is_some() {
+                t.insert("moves".into(), vec!["[M] [1]", "[M] [2]"].into());
+            }
+        }
+        t
+    }
+
+    /// Chess-style promotion of a pawn type; with captures to hand the
+    /// pieces it becomes are their own types that go back as pawns (`Q~`).
+    fn chess_promotion(
+        &self,
+        r: &mut Reader,
+        p: &Piece,
+        pr: &Promotions,
+        to_hand: bool,
+        t: &mut Table,
+        extra: &mut Vec<(String, Table)>,
+    ) {
+        if !pr.pawns.iter().any(|set| set.contains(&p.letter)) {
+            return;
+        }
+        let names = |set: &[char]| -> Vec<String> {
+            set.iter()
+                .filter_map(|l| self.piece(*l))
+                .map(|q| {
+                    if to_hand {
+                        format!("Promoted{}", q.name)
+                    } else {
+                        q.name.clone()
+                    }
+                })
+                .collect()
+        };
+        let (w, b) = (names(&pr.to[0]), names(&pr.to[1]));
+        if w.is_empty() && b.is_empty() {
+            if p.key == "pawn" {
+                r.fatal("promotionPieceTypes", "pawns with nothing to promote to (Fairy-Stockfish then keeps them off the last rank) cannot be converted yet".into());
+            }
+            return;
+        }
+        for name in w.iter().chain(&b) {
+            let base = name.trim_start_matches("Promoted");
+            if to_hand
+                && !extra.iter().any(|(x, _)| x == name)
+                && let Some(q) = self.pieces.iter().find(|q| q.name == base)
+            {
+                let mut e = self.moves_entry(q);
+                e.insert(
+                    "symbol".into(),
+                    format!("{}~", q.letter.to_ascii_uppercase()).into(),
+                );
+                e.insert("demotes_to".into(), p.name.clone().into());
+                extra.push((name.clone(), e));
+            }
+        }
+        let mut promote = Table::new();
+        promote.insert("zone".into(), "promotion".into());
+        if w == b {
+            promote.insert("to".into(), w.into());
+        } else {
+            let mut per = Table::new();
+            per.insert("White".into(), w.into());
+            per.insert("Black".into(), b.into());
+            promote.insert("to".into(), per.into());
+        }
+        if pr.optional {
+            promote.insert("optional".into(), true.into());
+        }
+        t.insert("promote".into(), promote.into());
+    }
+
+    /// Shogi-style promotion (`promotedPieceType X:Y`): a move that starts
+    /// or ends in the zone may turn X into a piece that moves as Y, written
+    /// `+X`, which goes back to the hand as X.
+    fn shogi_promotion(
+        &self,
+        r: &mut Reader,
+        p: &Piece,
+        pr: &Promotions,
+        to_hand: bool,
+        t: &mut Table,
+        extra: &mut Vec<(String, Table)>,
+    ) {
+        let Some(&(_, to)) = pr.shogi.iter().find(|(from, _)| *from == p.letter) else {
+            return;
+        };
+        let Some(target) = self.piece(to) else {
+            r.fatal(
+                "promotedPieceType",
+                format!("'{to}' is no piece of this variant"),
+            );
+            return;
+        };
+        if t.contains_key("promote") || target.royal || target.key == "pawn" {
+            r.fatal(
+                "promotedPieceType",
+                format!("{} promoting both ways, or into a royal piece or a pawn, cannot be converted yet", p.name),
+            );
+            return;
+        }
+        let name = format!("Promoted{}", p.name);
+        let mut e = self.moves_entry(target);
+        e.insert(
+            "letter".into(),
+            p.letter.to_ascii_uppercase().to_string().into(),
+        );
+        e.insert(
+            "symbol".into(),
+            format!("+{}", p.letter.to_ascii_uppercase()).into(),
+        );
+        if to_hand {
+            e.insert("demotes_to".into(), p.name.clone().into());
+        }
+        extra.push((name.clone(), e));
+        let mut promote = Table::new();
+        promote.insert("zone".into(), "promotion".into());
+        promote.insert("to".into(), vec![name].into());
+        promote.insert("from_zone".into(), true.into());
+        if pr.shogi_optional {
+            promote.insert("optional".into(), true.into());
+        }
+        t.insert("promote".into(), promote.into());
+    }
+
+    /// `immobilityIllegal`: the squares a piece could never leave are its
+    /// forced promotion zone (or, without promotion, the rule cannot be
+    /// converted).
+    fn immobility(&self, r: &mut Reader, p: &Piece, zones: &mut Table, t: &mut Table) {
+        let Some(dead) = self.dead.get(&p.name) else {
+            return;
+        };
+        let zone = format!("dead_{}", p.name.to_lowercase());
+        zones.insert(zone.clone(), self.per_player(r, dead));
+        match t.get_mut("promote").and_then(|v| v.as_table_mut()) {
+            Some(promote) => {
+                promote.insert("forced".into(), zone.into());
+            }
+            None => r.fatal(
+                "immobilityIllegal",
+                format!("{} could never move again from some squares and cannot promote there: cannot be converted yet", p.name),
+            ),
+        }
     }
 
     /// The built-in pawn type's letter, if the game has it.
@@ -1113,37 +1328,105 @@ impl Builder {
     }
 
     /// A zone table `{ White = "…", Black = "…" }`.
-    fn per_player(&self, r: &Reader, squares: &[Vec<(usize, usize)>; 2]) -> Value {
+    fn per_player(&self, r: &Reader, squares: &[Vec<Sq>; 2]) -> Value {
         let mut z = Table::new();
         z.insert("White".into(), r.squares_text(&squares[0]).into());
         z.insert("Black".into(), r.squares_text(&squares[1]).into());
         z.into()
     }
 
-    /// The drop zones: `drop` for every piece, `pawn_drop` for the pawn.
-    fn drop_zones(&self, r: &mut Reader, zones: &mut Table) {
-        let all: Vec<(usize, usize)> = (0..r.ranks)
+    /// Where pieces drop, if they do.
+    fn drop_rule(&self, r: &mut Reader) -> Option<DropRule> {
+        if !r.flag("pieceDrops", false) {
+            return None;
+        }
+        let all: Vec<Sq> = (0..r.ranks)
             .flat_map(|rk| (0..r.files).map(move |f| (f, rk)))
             .collect();
-        let drop = r.coloured("dropRegion", |r, k| r.region(k), all.clone());
+        let region = r.coloured("dropRegion", |r, k| r.region(k), all.clone());
         let first_rank = r.flag("firstRankPawnDrops", false);
         let in_zone = r.flag("promotionZonePawnDrops", false);
-        let pawn: [Vec<(usize, usize)>; 2] = [0, 1].map(|c| {
-            drop[c]
+        let pawn: [Vec<Sq>; 2] = [0, 1].map(|c| {
+            region[c]
                 .iter()
                 .copied()
                 .filter(|&(_, rk)| first_rank || rk != if c == 0 { 0 } else { r.ranks - 1 })
                 .filter(|s| in_zone || !self.promotion[c].contains(s))
                 .collect()
         });
-        zones.insert("drop".into(), self.per_player(r, &drop));
-        zones.insert("pawn_drop".into(), self.per_player(r, &pawn));
+        let no_doubled = r.letters("dropNoDoubled").and_then(|l| l.first().copied());
+        let count = r.int("dropNoDoubledCount", 1);
+        let no_doubled = no_doubled
+            .and_then(|l| self.piece(l))
+            .map(|p| (p.name.clone(), count));
+        Some(DropRule {
+            region,
+            pawn,
+            no_doubled,
+        })
     }
+}
 
+/// Where and how pieces drop.
+struct DropRule {
+    region: [Vec<Sq>; 2],
+    /// The built-in pawn's squares.
+    pawn: [Vec<Sq>; 2],
+    /// `dropNoDoubled`: the piece, and how many of it a file may hold.
+    no_doubled: Option<(String, i64)>,
+}
+
+impl DropRule {
+    /// A piece's `drops` expression, with its zone and handler; none if it
+    /// may not drop at all.
+    fn expression(
+        &self,
+        b: &Builder,
+        r: &mut Reader,
+        p: &Piece,
+        zones: &mut Table,
+        handlers: &mut Vec<String>,
+    ) -> Option<String> {
+        let base = if p.key == "pawn" {
+            &self.pawn
+        } else {
+            &self.region
+        };
+        let none = Vec::new();
+        let dead = b.dead.get(&p.name);
+        let squares: [Vec<Sq>; 2] = [0, 1].map(|c| {
+            let dead = dead.map_or(&none, |d| &d[c]);
+            base[c]
+                .iter()
+                .copied()
+                .filter(|s| !dead.contains(s))
+                .collect()
+        });
+        let mut expr = String::from("[p]");
+        if squares.iter().any(|s| s.len() < r.files * r.ranks) {
+            let zone = format!("drop_{}", p.name.to_lowercase());
+            zones.insert(zone.clone(), b.per_player(r, &squares));
+            expr.push_str(&format!("[@{zone}]"));
+        }
+        if let Some((name, count)) = &self.no_doubled
+            && *name == p.name
+        {
+            if *count <= 0 {
+                return None;
+            }
+            handlers.push(format!("file_free:{name}:{count}"));
+            expr.push_str(&format!("[{}]", handlers.len()));
+        }
+        Some(expr)
+    }
+}
+
+impl Builder {
     /// The end conditions, as goals.
     fn goals(&self, r: &mut Reader, zones: &mut Table, goals: &mut Vec<String>) {
         self.flag_goals(r, zones, goals);
         self.extinction_goals(r, goals);
+        self.connect_goal(r, goals);
         if self.pieces.iter().any(|p| p.royal) {
             let mate = r.outcome("checkmateValue", Outcome::Loss);
             if mate != Outcome::None {
@@ -1226,6 +1509,39 @@ impl Builder {
             };
             goals.push(format!("pieces{who} <= {count} = {}", value.word()));
         }
+    }
+}
+
+impl Builder {
+    /// `connectN`: that many of the player's pieces in a row.
+    fn connect_goal(&self, r: &mut Reader, goals: &mut Vec<String>) {
+        let n = r.int("connectN", 0);
+        let types = r.letters("connectPieceTypes").unwrap_or_else(|| vec!['*']);
+        let value = r.outcome("connectValue", Outcome::Win);
+        let dirs: String = [
+            (r.flag("connectHorizontal", true), "EW"),
+            (r.flag("connectVertical", true), "NS"),
+            (r.flag("connectDiagonal", true), "X"),
+        ]
+        .iter()
+        .filter(|(on, _)| *on)
+        .map(|(_, d)| *d)
+        .collect();
+        if n <= 0 || dirs.is_empty() || value == Outcome::None {
+            return;
+        }
+        let within = if dirs.len() == 5 {
+            String::new()
+        } else {
+            format!(" in {dirs}")
+        };
+        let pieces: String = types
+            .iter()
+            .filter(|l| **l != '*')
+            .filter_map(|l| self.piece(*l))
+            .map(|p| format!(" {}", p.name))
+            .collect();
+        goals.push(format!("line {n}{within}{pieces} = {}", value.word()));
     }
 }
 
