@@ -74,6 +74,7 @@ def after(variant, fen, moves):
 def shuffled_start(variant, rng):
     """A random Chess960-style setup of `variant`'s usual pieces."""
     board, rest = sf.start_fen(base(variant)).split(" ", 1)
+    board, bracket, hand = board.partition("[")
     rows = board.split("/")
     back = list(rows[-1])
     while True:
@@ -84,7 +85,12 @@ def shuffled_start(variant, rng):
         if len({i % 2 for i in bishops}) == len(bishops) and rooks[0] < king < rooks[-1]:
             break
     rows[0], rows[-1] = "".join(back).lower(), "".join(back)
-    return "/".join(rows) + " " + rest
+    fields = rest.split(" ")
+    if set(fields[1]) - set("KQkq-"):
+        # Gating rights (Seirawan chess): every first-rank square, by file.
+        files = "abcdefghijkl"[:len(back)]
+        fields[1] = files.upper() + files
+    return "/".join(rows) + bracket + hand + " " + " ".join(fields)
 
 
 def fsf_moves(variant, fen, played=()):

@@ -17,6 +17,7 @@
 //! - [`movetext`]: moves as text (`e2e4`, `e7e8q`, `a3xc5xe7`).
 //! - [`entry`]: entering a move square by square.
 //! - [`handler`]: the extension API for rules the notation cannot express.
+//! - [`import`]: Fairy-Stockfish's `variants.ini` converted into game files.
 //! - [`ai`]: alpha-beta and Monte-Carlo players, evaluation, matches.
 
 pub mod ai;

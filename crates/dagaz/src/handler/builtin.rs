@@ -243,21 +243,54 @@ impl Handler for Explode {
 /// the game has royal safety, no square the King stands on, crosses or
 /// lands on may be attacked (with the King still in place); a King that is
 /// an ordinary piece castles through attacks (extinction chess).
+/// `castle:Rook:g:f:Hawk:Elephant` also brings in a piece of one of those
+/// types from the mover's hand onto the King's or the Rook's start square,
+/// if the castling left it empty (Seirawan chess from a shuffled rank).
 struct Castle {
     rook: String,
     king_file: String,
     rook_file: String,
+    gates: Vec<String>,
 }
 
 impl Castle {
     fn parse(args: &str) -> Option<Castle> {
         let mut parts = args.split(':');
-        let castle = Castle {
+        Some(Castle {
             rook: parts.next()?.to_string(),
             king_file: parts.next()?.to_string(),
             rook_file: parts.next()?.to_string(),
-        };
-        parts.next().is_none().then_some(castle)
+            gates: parts.map(str::to_string).collect(),
+        })
+    }
+
+    /// The castling `branch`, and each with a piece from the hand gated on
+    /// one of the start squares the castling left empty.
+    fn with_gates(
+        &self,
+        ctx: &HandlerContext,
+        branch: Branch,
+        starts: [Square; 2],
+        ends: [Square; 2],
+        out: &mut Vec<Branch>,
+    ) {
+        let game = ctx.game;
+        for name in &self.gates {
+            let Some(piece) = game.piece_by_name(name) else {
+                continue;
+            };
+            let slot = game.hand_slot(ctx.player, piece);
+            if ctx.cells.get(slot).is_none_or(|c| c.0 == 0) {
+                continue;
+            }
+            let cell =
+                game.cells
+                    .piece(piece, ctx.player, game.pieces[piece as usize].tracks_moved);
+            for square in starts.into_iter().filter(|s| !ends.contains(s)) {
+                out.push(branch.clone().set(square, cell).from_hand(piece));
+            }
+        }
+        out.push(branch);
     }
 
     /// The square of `file` on the rank of `sq`.
@@ -337,11 +370,10 @@ impl Handler for Castle {
             return;
         }
         let rook = game.cells.with_moved(ctx.cells[rook_from.index()], true);
-        out.push(
-            Branch::stay(king_to)
-                .set(rook_from, Cell::EMPTY)
-                .set(rook_to, rook),
-        );
+        let branch = Branch::stay(king_to)
+            .set(rook_from, Cell::EMPTY)
+            .set(rook_to, rook);
+        self.with_gates(ctx, branch, [origin, rook_from], [king_to, rook_to], out);
     }
 }
 

@@ -591,7 +591,19 @@ fn castling_960(
             }
             _ => return Err(bad("not a castling letter")),
         };
-        let (_, r) = found.ok_or_else(|| bad("no Rook of that player stands there"))?;
+        // Not a Rook's letter: a one-square letter of the game's table (a
+        // gating right: Seirawan chess from a shuffled rank).
+        let gate = game
+            .fen
+            .castling
+            .iter()
+            .find(|(l, k, r)| *l == c && k == r)
+            .map(|(_, k, _)| *k);
+        let (king, r) = match (found, gate) {
+            (Some((_, r)), _) => (king, r),
+            (None, Some(sq)) => (sq, sq),
+            (None, None) => return Err(bad("no Rook of that player stands there")),
+        };
         if rights.iter().any(|(_, _, sq)| *sq == r) {
             return Err(bad("given twice"));
         }
@@ -651,6 +663,33 @@ fn castling_960_text(game: &Game, pos: &Position, rook: u16) -> String {
     out
 }
 
+/// With Chess960 letters, the one-square letters of the game's table
+/// (gating rights) whose piece has not moved, but for the Kings and Rooks
+/// of a player with castling letters, which speak for them (as in
+/// Fairy-Stockfish, a Rook's gating letter then reads as a castling right).
+fn gating_text(game: &Game, pos: &Position, rook: u16) -> String {
+    let rights = castling_960_text(game, pos, rook);
+    game.fen
+        .castling
+        .iter()
+        .filter(|(_, k, r)| k == r)
+        .filter(|(l, sq, _)| {
+            let cell = pos.cell(*sq);
+            if cell.is_empty() {
+                return false;
+            }
+            let info = game.cells.info(cell);
+            let owner = usize::from(l.is_ascii_lowercase());
+            let spoken_for = (info.piece == rook || game.pieces[info.piece as usize].royal)
+                && rights
+                    .chars()
+                    .any(|c| usize::from(c.is_ascii_lowercase()) == owner);
+            !info.moved && info.owner as usize == owner && !spoken_for
+        })
+        .map(|(l, _, _)| *l)
+        .collect()
+}
+
 /// Whether a piece placed by a position string counts as having moved.
 fn has_moved(
     game: &Game,
@@ -660,14 +699,17 @@ fn has_moved(
     piece: u16,
     owner: usize,
 ) -> bool {
-    let castling_square = match game.fen.castling_960 {
-        // Chess960: every King and Rook is moved unless a letter names it.
-        Some(rook) => piece == rook || game.pieces[piece as usize].royal,
-        None => game
-            .fen
+    let in_table = || {
+        game.fen
             .castling
             .iter()
-            .any(|(_, k, r)| *k == sq || *r == sq),
+            .any(|(_, k, r)| *k == sq || *r == sq)
+    };
+    let castling_square = match game.fen.castling_960 {
+        // Chess960: every King and Rook is moved unless a letter names it
+        // (and the pieces of one-square letters, gating rights).
+        Some(rook) => piece == rook || game.pieces[piece as usize].royal || in_table(),
+        None => in_table(),
     };
     if castling_square {
         return !rights.iter().any(|(_, k, r)| *k == sq || *r == sq);
@@ -722,6 +764,11 @@ fn castling_pieces_in_place(
     let (ki, ri) = (game.cells.info(pos.cell(k)), game.cells.info(pos.cell(r)));
     if ki.piece == NO_PIECE || ri.piece == NO_PIECE || ki.owner != ri.owner {
         return false;
+    }
+    // A one-square right (a gating right) says only that the piece there,
+    // whichever it is, has not moved (Seirawan chess from a shuffled rank).
+    if k == r {
+        return true;
     }
     // Where the setup has nothing (placement chess), any pieces of one side.
     setup.is_none_or(|s| {
@@ -883,7 +930,7 @@ pub fn write_with(game: &Game, pos: &Position, walls: bool) -> String {
     // A one-square letter is left out where a castling right names its
     // square already (Seirawan's `E` beside `K`).
     let mut castling: String = if let Some(rook) = game.fen.castling_960 {
-        castling_960_text(game, pos, rook)
+        castling_960_text(game, pos, rook) + &gating_text(game, pos, rook)
     } else {
         rights
             .iter()
