@@ -32,7 +32,7 @@ import dagaz
 # whose pass rule needs the game's history that a FEN does not carry), the
 # most plies of the random games. One table serves this script and the
 # Rust tests.
-TABLE = Path(__file__).resolve().parent.parent / "crates/dagaz/tests/data/fairy-stockfish-variants.tsv"
+TABLE = Path(__file__).resolve().parent.parent / "games/fairy-stockfish.tsv"
 
 
 def variants_table():

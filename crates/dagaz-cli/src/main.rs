@@ -25,6 +25,7 @@ macro_rules! prompt {
 
 mod matches;
 mod play;
+mod uci;
 
 use std::process::ExitCode;
 use std::sync::Arc;
@@ -115,6 +116,9 @@ enum Command {
         #[arg(long, value_name = "DIR")]
         out: Option<std::path::PathBuf>,
     },
+    /// Speak the Universal Chess Interface on stdin/stdout (for chess GUIs
+    /// and tools; the option UCI_Variant chooses the game)
+    Uci,
     /// Translate a piece's moves from Betza notation (e.g. "mRcpR") into
     /// the Dagaz move notation
     Betza {
@@ -248,6 +252,10 @@ fn main() -> ExitCode {
             Ok(())
         }),
         Command::Import { file, section, out } => import(&file, section.as_deref(), out.as_deref()),
+        Command::Uci => {
+            let out: uci::Output = std::sync::Arc::new(std::sync::Mutex::new(std::io::stdout()));
+            uci::run(std::io::stdin().lock(), out)
+        }
         Command::Betza { betza } => dagaz::notation::betza::to_dagaz(&betza)
             .map(|text| say!("{text}"))
             .map_err(|e| e.to_string()),

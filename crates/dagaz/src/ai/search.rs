@@ -43,6 +43,9 @@ enum Bound {
     Upper,
 }
 
+/// What a search tells about each completed iteration.
+type Report<'g> = Box<dyn FnMut(&Choice) + 'g>;
+
 /// One search (for one move); keeps its tables between iterations.
 pub struct Searcher<'g> {
     game: &'g Game,
@@ -59,6 +62,7 @@ pub struct Searcher<'g> {
     control: Control,
     stopped: bool,
     root: usize,
+    progress: Option<Report<'g>>,
 }
 
 impl<'g> Searcher<'g> {
@@ -85,12 +89,20 @@ impl<'g> Searcher<'g> {
             control: Control::unbounded(),
             stopped: false,
             root: 0,
+            progress: None,
         }
     }
 
     /// The same searcher, within `control`'s bounds.
     pub fn with_control(mut self, control: Control) -> Searcher<'g> {
         self.control = control;
+        self
+    }
+
+    /// The same searcher, telling `report` what each completed iteration
+    /// found (an engine protocol's `info` lines).
+    pub fn with_progress(mut self, report: impl FnMut(&Choice) + 'g) -> Searcher<'g> {
+        self.progress = Some(Box::new(report));
         self
     }
 
@@ -125,6 +137,20 @@ impl<'g> Searcher<'g> {
             }
             best = found;
             completed = depth;
+            if self.progress.is_some() {
+                let mv = moves[best.1].clone();
+                let pv = self.principal_variation(pos, &mv, depth as usize)?;
+                let choice = Choice {
+                    mv,
+                    score: Some(best.0),
+                    depth,
+                    pv,
+                    nodes: self.nodes,
+                };
+                if let Some(report) = self.progress.as_mut() {
+                    report(&choice);
+                }
+            }
             if moves.len() == 1 || best.0.abs() >= WIN - 1000 {
                 break;
             }

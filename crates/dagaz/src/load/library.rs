@@ -156,6 +156,33 @@ pub fn builtin_games() -> &'static [BuiltinGame] {
     GAMES
 }
 
+/// `games/fairy-stockfish.tsv`: Fairy-Stockfish's variants and the games
+/// that play them (with the differential test's settings).
+const FAIRY_STOCKFISH: &str = include_str!("../../../../games/fairy-stockfish.tsv");
+
+/// Fairy-Stockfish's variant names (`crazyhouse`, `3check`) with the
+/// built-in game that plays each (`chess:crazyhouse`, `chess:three-check`);
+/// its Chess960 modes (`atomic@960`) are left out.
+pub fn fairy_stockfish_names() -> Vec<(&'static str, &'static str)> {
+    FAIRY_STOCKFISH
+        .lines()
+        .skip(1)
+        .filter_map(|l| {
+            let mut f = l.split('\t');
+            Some((f.next()?, f.next()?))
+        })
+        .filter(|(name, _)| !name.contains('@'))
+        .collect()
+}
+
+/// The built-in game that plays Fairy-Stockfish's variant `name`.
+pub fn fairy_stockfish_game(name: &str) -> Option<&'static str> {
+    fairy_stockfish_names()
+        .into_iter()
+        .find(|(n, _)| *n == name)
+        .map(|(_, game)| game)
+}
+
 /// Loads a built-in game by name, or a game file by path (anything with a
 /// `/` or ending in `.toml`). A `:variant` suffix selects one of the
 /// variants the game file defines (`turkish-draughts:end`).

@@ -41,7 +41,7 @@ fn all_rows() -> Vec<(&'static str, String, u32, u128)> {
 
 /// The rows of `tests/data/fairy-stockfish-perft.tsv`, whose first column
 /// is Fairy-Stockfish's variant (the dagaz game playing it is in
-/// `tests/data/fairy-stockfish-variants.tsv`); `startpos` is the game's
+/// `games/fairy-stockfish.tsv`); `startpos` is the game's
 /// setup.
 fn fairy_stockfish_rows() -> Vec<(&'static str, String, u32, u128)> {
     let text = include_str!("../data/fairy-stockfish-perft.tsv");
@@ -62,7 +62,7 @@ fn fairy_stockfish_rows() -> Vec<(&'static str, String, u32, u128)> {
 
 /// The dagaz game that plays a Fairy-Stockfish variant.
 pub fn dagaz_game(variant: &str) -> &'static str {
-    include_str!("../data/fairy-stockfish-variants.tsv")
+    include_str!("../../../../games/fairy-stockfish.tsv")
         .lines()
         .skip(1)
         .map(|l| l.split('\t').collect::<Vec<_>>())

@@ -1,0 +1,428 @@
+//! `dagaz uci`: the Universal Chess Interface on stdin and stdout, so that
+//! chess programs (GUIs, match runners, python-chess) can use dagaz as an
+//! engine. Any game plays: the option `UCI_Variant` names it (`chess`,
+//! `chess:crazyhouse`, `xiangqi`, …), as Fairy-Stockfish's option does, and
+//! moves are dagaz's move texts (`e2e4`, `e7e8q`, `P*e4`).
+//!
+//! The search runs in its own thread, so `isready` and `stop` are answered
+//! while it thinks; every completed depth gives an `info` line.
+
+use std::io::{BufRead, Write};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
+
+use dagaz::ai::search::{Searcher, WIN};
+use dagaz::ai::{Choice, Control, Limit};
+use dagaz::game::Game;
+use dagaz::load::library::{builtin_games, fairy_stockfish_game, fairy_stockfish_names, load_game};
+use dagaz::load::load_str;
+use dagaz::session::Session;
+use dagaz::text::movetext;
+
+/// Where the engine's lines go; shared with the search thread.
+pub type Output = Arc<Mutex<dyn Write + Send>>;
+
+/// The deepest search a `go` may ask for.
+const MAX_DEPTH: u32 = 64;
+/// The longest a `go` may think.
+const MAX_TIME: Duration = Duration::from_secs(3600);
+
+fn say(out: &Output, line: &str) {
+    // A closed output (the GUI went away) ends nothing here: `quit` or the
+    // end of the input does.
+    if let Ok(mut w) = out.lock() {
+        let _ = writeln!(w, "{line}");
+        let _ = w.flush();
+    }
+}
+
+/// A search in progress: its thread and its stop switch.
+struct Thinking {
+    thread: JoinHandle<()>,
+    stop: Arc<AtomicBool>,
+}
+
+/// The engine's state between commands.
+struct Engine {
+    out: Output,
+    game: Arc<Game>,
+    session: Session,
+    thinking: Option<Thinking>,
+}
+
+/// Runs the protocol until `quit` or the end of the input.
+pub fn run(input: impl BufRead, out: Output) -> Result<(), String> {
+    let mut engine = Engine::new(out)?;
+    for line in input.lines() {
+        let line = line.map_err(|e| e.to_string())?;
+        if !engine.command(line.trim()) {
+            break;
+        }
+    }
+    engine.stop();
+    Ok(())
+}
+
+impl Engine {
+    /// An engine playing chess from its setup.
+    fn new(out: Output) -> Result<Engine, String> {
+        let game = Arc::new(load_game("chess").map_err(|e| e.to_string())?);
+        let session = Session::new(game.clone()).map_err(|e| e.to_string())?;
+        Ok(Engine {
+            out,
+            game,
+            session,
+            thinking: None,
+        })
+    }
+
+    /// Carries out one command; false after `quit`.
+    fn command(&mut self, line: &str) -> bool {
+        let mut words = line.split_whitespace();
+        let Some(name) = words.next() else {
+            return true;
+        };
+        let rest: Vec<&str> = words.collect();
+        match name {
+            "uci" => self.identify(),
+            "isready" => say(&self.out, "readyok"),
+            "debug" | "ponderhit" | "register" => {}
+            "setoption" => self.set_option(&rest),
+            "ucinewgame" => {
+                self.stop();
+                self.position(&["startpos"]);
+            }
+            "position" => {
+                self.stop();
+                self.position(&rest);
+            }
+            "go" => {
+                self.stop();
+                self.go(&rest);
+            }
+            "stop" => self.stop(),
+            "quit" => return false,
+            _ => self.info(&format!("unknown command '{line}'")),
+        }
+        true
+    }
+
+    fn info(&self, text: &str) {
+        say(&self.out, &format!("info string {text}"));
+    }
+
+    fn identify(&self) {
+        say(
+            &self.out,
+            &format!("id name dagaz {}", env!("CARGO_PKG_VERSION")),
+        );
+        say(&self.out, "id author the dagaz developers");
+        let mut names = Vec::new();
+        for g in builtin_games() {
+            names.push(g.name.to_string());
+            if let Ok(game) = load_str(g.source, g.name, g.name) {
+                names.extend(game.variants.iter().map(|(v, _)| format!("{}:{v}", g.name)));
+            }
+        }
+        for (fsf, _) in fairy_stockfish_names() {
+            if !names.iter().any(|n| n == fsf) {
+                names.push(fsf.to_string());
+            }
+        }
+        let vars: String = names.iter().map(|n| format!(" var {n}")).collect();
+        say(
+            &self.out,
+            &format!("option name UCI_Variant type combo default chess{vars}"),
+        );
+        say(&self.out, "uciok");
+    }
+
+    /// `setoption name UCI_Variant value NAME`: plays that game (a dagaz
+    /// name, or Fairy-Stockfish's name of a variant) from its setup. Other
+    /// options are accepted and ignored.
+    fn set_option(&mut self, args: &[&str]) {
+        let at = |w: &str| args.iter().position(|a| *a == w);
+        let (Some(n), Some(v)) = (at("name"), at("value")) else {
+            return;
+        };
+        let name = args[n + 1..v].join(" ");
+        let value = args[v + 1..].join(" ");
+        if name != "UCI_Variant" {
+            return;
+        }
+        self.stop();
+        let known = builtin_games()
+            .iter()
+            .any(|g| g.name == value.split(':').next().unwrap_or(""));
+        let name = if known {
+            value.as_str()
+        } else {
+            fairy_stockfish_game(&value).unwrap_or(&value)
+        };
+        match load_game(name) {
+            Ok(game) => {
+                self.game = Arc::new(game);
+                self.position(&["startpos"]);
+            }
+            Err(e) => self.info(&format!("error: {e}")),
+        }
+    }
+
+    /// `position startpos|fen FEN… [moves M…]`; on an error the position
+    /// stays as it was, and an `info string` says why.
+    fn position(&mut self, args: &[&str]) {
+        let moves_at = args
+            .iter()
+            .position(|a| *a == "moves")
+            .unwrap_or(args.len());
+        let start = match args.first() {
+            Some(&"startpos") => Ok(self.game.initial_position()),
+            Some(&"fen") => self
+                .game
+                .parse_position(&args[1..moves_at].join(" "))
+                .map_err(|e| e.to_string()),
+            _ => Err("expected 'position startpos' or 'position fen …'".to_string()),
+        };
+        let session = start
+            .and_then(|pos| {
+                Session::from_position(self.game.clone(), pos).map_err(|e| e.to_string())
+            })
+            .and_then(|mut s| {
+                for m in args.get(moves_at + 1..).unwrap_or(&[]) {
+                    play_uci(&mut s, m)?;
+                }
+                Ok(s)
+            });
+        match session {
+            Ok(s) => self.session = s,
+            Err(e) => self.info(&format!("error: {e}")),
+        }
+    }
+
+    /// `go` with `depth`, `nodes`, `movetime`, `wtime`/`btime`/`winc`/
+    /// `binc`/`movestogo` or `infinite`: starts the search.
+    fn go(&mut self, args: &[&str]) {
+        let limit = limit_of(args, self.session.side());
+        let stop = Arc::new(AtomicBool::new(false));
+        let control = Control {
+            stop: stop.clone(),
+            max_time: Some(MAX_TIME),
+            max_nodes: None,
+        };
+        let (game, out) = (self.game.clone(), self.out.clone());
+        let mut pos = self.session.position_copy();
+        let over = self.session.is_over();
+        let thread = std::thread::spawn(move || {
+            let started = Instant::now();
+            let report = |c: &Choice| say(&out, &info_line(&game, c, started.elapsed()));
+            let best = if over {
+                None
+            } else {
+                Searcher::new(&game, limit)
+                    .with_control(control)
+                    .with_progress(report)
+                    .best(&mut pos)
+                    .ok()
+                    .flatten()
+            };
+            let text = best.map_or("0000".to_string(), |c| {
+                uci_text(&movetext::text(&game, c.mv.as_ref()))
+            });
+            say(&out, &format!("bestmove {text}"));
+        });
+        self.thinking = Some(Thinking { thread, stop });
+    }
+
+    /// Stops the search, if one runs, and waits for its `bestmove`.
+    fn stop(&mut self) {
+        if let Some(t) = self.thinking.take() {
+            t.stop.store(true, Ordering::Relaxed);
+            let _ = t.thread.join();
+        }
+    }
+}
+
+/// A move text as UCI writes it: a drop `n*d3` as `N@d3`; other moves
+/// as dagaz writes them (`e2e4`, `e7e8q`).
+fn uci_text(text: &str) -> String {
+    match text.split_once('*') {
+        Some((piece, square)) if piece.len() == 1 => {
+            format!("{}@{square}", piece.to_ascii_uppercase())
+        }
+        _ => text.to_string(),
+    }
+}
+
+/// Plays a move given in UCI's form (or dagaz's own) in `session`.
+fn play_uci(session: &mut Session, text: &str) -> Result<(), String> {
+    let index = session
+        .legal_texts()
+        .iter()
+        .position(|t| uci_text(t).eq_ignore_ascii_case(text));
+    match index {
+        Some(i) => session.play(i).map(|_| ()).map_err(|e| e.to_string()),
+        None => session
+            .play_text(text)
+            .map(|_| ())
+            .map_err(|e| e.to_string()),
+    }
+}
+
+/// The search limit a `go` asks for; the side to move's clock when times
+/// are given (a thirtieth of it, or of it over the moves to go, and most
+/// of the increment).
+fn limit_of(args: &[&str], side: usize) -> Limit {
+    let value = |key: &str| -> Option<u64> {
+        let i = args.iter().position(|a| *a == key)?;
+        args.get(i + 1)?.parse().ok()
+    };
+    if let Some(d) = value("depth") {
+        return Limit::Depth((d as u32).clamp(1, MAX_DEPTH));
+    }
+    if let Some(n) = value("nodes") {
+        return Limit::Nodes(n.max(1));
+    }
+    if let Some(ms) = value("movetime") {
+        return Limit::Time(Duration::from_millis(ms.max(1)).min(MAX_TIME));
+    }
+    let (time, inc) = if side == 0 {
+        ("wtime", "winc")
+    } else {
+        ("btime", "binc")
+    };
+    if let Some(left) = value(time) {
+        let moves = value("movestogo").unwrap_or(30).clamp(1, 100);
+        let inc = value(inc).unwrap_or(0);
+        let ms = (left / moves + inc * 3 / 4).min(left / 2).max(5);
+        return Limit::Time(Duration::from_millis(ms).min(MAX_TIME));
+    }
+    // `infinite`, or nothing said: until `stop` (or the deepest search).
+    Limit::Depth(MAX_DEPTH)
+}
+
+/// `info depth … score cp|mate … nodes … nps … time … pv …`.
+fn info_line(game: &Game, c: &Choice, elapsed: Duration) -> String {
+    let ms = elapsed.as_millis().max(1) as u64;
+    let score = match c.score {
+        Some(s) if s.abs() >= WIN - 1000 => {
+            let plies = WIN - s.abs();
+            let moves = (plies + 1) / 2;
+            format!("mate {}", if s > 0 { moves } else { -moves })
+        }
+        Some(s) => format!("cp {s}"),
+        None => "cp 0".to_string(),
+    };
+    let pv: Vec<String> =
+        c.pv.iter()
+            .map(|m| uci_text(&movetext::text(game, m.as_ref())))
+            .collect();
+    format!(
+        "info depth {} score {score} nodes {} nps {} time {ms} pv {}",
+        c.depth,
+        c.nodes,
+        c.nodes * 1000 / ms,
+        pv.join(" ")
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The lines the engine writes for `input`; each `go` is waited for
+    /// (its search runs to its limit) before the next line.
+    fn session(input: &str) -> Vec<String> {
+        let buffer: Arc<Mutex<Vec<u8>>> = Arc::new(Mutex::new(Vec::new()));
+        let out: Output = buffer.clone();
+        let mut engine = Engine::new(out).unwrap();
+        for line in input.lines() {
+            if !engine.command(line) {
+                break;
+            }
+            if let Some(t) = engine.thinking.take() {
+                t.thread.join().unwrap();
+            }
+        }
+        let bytes = buffer.lock().unwrap().clone();
+        String::from_utf8(bytes)
+            .unwrap()
+            .lines()
+            .map(str::to_string)
+            .collect()
+    }
+
+    #[test]
+    fn identifies_itself_and_lists_the_games() {
+        let lines = session("uci\nisready\nquit\n");
+        assert!(lines[0].starts_with("id name dagaz"));
+        let option = lines
+            .iter()
+            .find(|l| l.starts_with("option name UCI_Variant"))
+            .unwrap();
+        assert!(option.contains(" var shogi") && option.contains(" var chess:crazyhouse"));
+        assert_eq!(lines[lines.len() - 2], "uciok");
+        assert_eq!(lines.last().unwrap(), "readyok");
+    }
+
+    #[test]
+    fn finds_the_mate_in_one() {
+        // Scholar's mate: Qxf7#.
+        let lines =
+            session("position startpos moves e2e4 e7e5 f1c4 b8c6 d1h5 g8f6\ngo depth 2\nquit\n");
+        assert_eq!(lines.last().unwrap(), "bestmove h5f7");
+        assert!(
+            lines.iter().any(|l| l.contains("score mate 1")),
+            "{lines:?}"
+        );
+    }
+
+    #[test]
+    fn plays_other_games_and_reports_bad_input() {
+        let lines = session(
+            "setoption name UCI_Variant value xiangqi\nposition startpos moves h3e3\ngo depth 1\n\
+             setoption name UCI_Variant value nosuchgame\nposition startpos moves e2e5\n\
+             position fen not-a-position\nfrobnicate\nquit\n",
+        );
+        assert!(
+            lines.iter().any(|l| l.starts_with("bestmove ")),
+            "{lines:?}"
+        );
+        let errors = lines
+            .iter()
+            .filter(|l| l.starts_with("info string"))
+            .count();
+        assert_eq!(errors, 4, "{lines:?}");
+    }
+
+    #[test]
+    fn drops_are_written_as_uci_writes_them() {
+        assert_eq!(uci_text("n*d3"), "N@d3");
+        assert_eq!(uci_text("e7e8q"), "e7e8q");
+        let lines = session(
+            "setoption name UCI_Variant value crazyhouse\n\
+             position startpos moves e2e4 d7d5 e4d5 d8d5 b1c3 d5a5 d2d4 c8g4 P@e3\n\
+             go depth 1\n",
+        );
+        assert!(
+            !lines.iter().any(|l| l.starts_with("info string")),
+            "{lines:?}"
+        );
+        assert!(lines.last().unwrap().starts_with("bestmove "));
+    }
+
+    #[test]
+    fn clock_limits() {
+        assert_eq!(limit_of(&["depth", "500"], 0), Limit::Depth(MAX_DEPTH));
+        assert_eq!(
+            limit_of(&["wtime", "60000", "btime", "1000"], 0),
+            Limit::Time(Duration::from_millis(2000))
+        );
+        assert_eq!(
+            limit_of(&["wtime", "60000", "btime", "1000"], 1),
+            Limit::Time(Duration::from_millis(33))
+        );
+        assert_eq!(limit_of(&["infinite"], 0), Limit::Depth(MAX_DEPTH));
+    }
+}
