@@ -25,7 +25,7 @@ macro_rules! prompt {
 
 mod matches;
 mod play;
-mod uci;
+mod protocol;
 
 use std::process::ExitCode;
 use std::sync::Arc;
@@ -119,6 +119,9 @@ enum Command {
     /// Speak the Universal Chess Interface on stdin/stdout (for chess GUIs
     /// and tools; the option UCI_Variant chooses the game)
     Uci,
+    /// Speak the Universal Shogi Interface on stdin/stdout (for shogi GUIs
+    /// and tools; the option USI_Variant chooses the game)
+    Usi,
     /// Translate a piece's moves from Betza notation (e.g. "mRcpR") into
     /// the Dagaz move notation
     Betza {
@@ -252,10 +255,8 @@ fn main() -> ExitCode {
             Ok(())
         }),
         Command::Import { file, section, out } => import(&file, section.as_deref(), out.as_deref()),
-        Command::Uci => {
-            let out: uci::Output = std::sync::Arc::new(std::sync::Mutex::new(std::io::stdout()));
-            uci::run(std::io::stdin().lock(), out)
-        }
+        Command::Uci => engine_protocol(protocol::Dialect::Uci),
+        Command::Usi => engine_protocol(protocol::Dialect::Usi),
         Command::Betza { betza } => dagaz::notation::betza::to_dagaz(&betza)
             .map(|text| say!("{text}"))
             .map_err(|e| e.to_string()),
@@ -477,6 +478,12 @@ fn check(file: &str) -> CliResult {
         game.pieces.len()
     );
     Ok(())
+}
+
+/// `uci`, `usi`: the engine protocol on stdin and stdout.
+fn engine_protocol(dialect: protocol::Dialect) -> CliResult {
+    let out: protocol::Output = std::sync::Arc::new(std::sync::Mutex::new(std::io::stdout()));
+    protocol::run(dialect, std::io::stdin().lock(), out)
 }
 
 /// `import`: converts the sections, prints every problem on stderr, and

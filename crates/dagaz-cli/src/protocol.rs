@@ -1,8 +1,11 @@
-//! `dagaz uci`: the Universal Chess Interface on stdin and stdout, so that
-//! chess programs (GUIs, match runners, python-chess) can use dagaz as an
-//! engine. Any game plays: the option `UCI_Variant` names it (`chess`,
-//! `chess:crazyhouse`, `xiangqi`, …), as Fairy-Stockfish's option does, and
-//! moves are dagaz's move texts (`e2e4`, `e7e8q`, `P*e4`).
+//! `dagaz uci` and `dagaz usi`: the Universal Chess Interface and its
+//! shogi dialect, the Universal Shogi Interface, on stdin and stdout, so
+//! that chess and shogi programs (GUIs, match runners, python-chess,
+//! cshogi) can use dagaz as an engine. Any game plays: the option
+//! `UCI_Variant` (`USI_Variant`) names it (`chess`, `chess:crazyhouse`,
+//! `xiangqi`, `minishogi`, …), as Fairy-Stockfish's option does. Moves
+//! are dagaz's move texts, which are USI's for the shogi family (`7g7f`,
+//! `P*5e`, `8h2b+`); UCI writes drops its own way (`N@d3`).
 //!
 //! The search runs in its own thread, so `isready` and `stop` are answered
 //! while it thinks; every completed depth gives an `info` line.
@@ -38,6 +41,51 @@ fn say(out: &Output, line: &str) {
     }
 }
 
+/// Which of the two protocols is spoken.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Dialect {
+    /// The Universal Chess Interface.
+    Uci,
+    /// The Universal Shogi Interface: `usi`/`usiok`, `usinewgame`,
+    /// `position sfen`, the first player's clock is `btime`, `byoyomi`,
+    /// `bestmove resign`.
+    Usi,
+}
+
+impl Dialect {
+    /// `uci` or `usi`.
+    fn word(self) -> &'static str {
+        match self {
+            Dialect::Uci => "uci",
+            Dialect::Usi => "usi",
+        }
+    }
+
+    /// The option that chooses the game.
+    fn variant_option(self) -> &'static str {
+        match self {
+            Dialect::Uci => "UCI_Variant",
+            Dialect::Usi => "USI_Variant",
+        }
+    }
+
+    /// The game played until the option says otherwise.
+    fn default_game(self) -> &'static str {
+        match self {
+            Dialect::Uci => "chess",
+            Dialect::Usi => "shogi",
+        }
+    }
+
+    /// A dagaz move text as the protocol writes it.
+    fn move_text(self, text: &str) -> String {
+        match self {
+            Dialect::Uci => uci_text(text),
+            Dialect::Usi => text.to_string(),
+        }
+    }
+}
+
 /// A search in progress: its thread and its stop switch.
 struct Thinking {
     thread: JoinHandle<()>,
@@ -46,6 +94,7 @@ struct Thinking {
 
 /// The engine's state between commands.
 struct Engine {
+    dialect: Dialect,
     out: Output,
     game: Arc<Game>,
     session: Session,
@@ -53,8 +102,8 @@ struct Engine {
 }
 
 /// Runs the protocol until `quit` or the end of the input.
-pub fn run(input: impl BufRead, out: Output) -> Result<(), String> {
-    let mut engine = Engine::new(out)?;
+pub fn run(dialect: Dialect, input: impl BufRead, out: Output) -> Result<(), String> {
+    let mut engine = Engine::new(dialect, out)?;
     for line in input.lines() {
         let line = line.map_err(|e| e.to_string())?;
         if !engine.command(line.trim()) {
@@ -66,11 +115,12 @@ pub fn run(input: impl BufRead, out: Output) -> Result<(), String> {
 }
 
 impl Engine {
-    /// An engine playing chess from its setup.
-    fn new(out: Output) -> Result<Engine, String> {
-        let game = Arc::new(load_game("chess").map_err(|e| e.to_string())?);
+    /// An engine playing the dialect's game (chess, shogi) from its setup.
+    fn new(dialect: Dialect, out: Output) -> Result<Engine, String> {
+        let game = Arc::new(load_game(dialect.default_game()).map_err(|e| e.to_string())?);
         let session = Session::new(game.clone()).map_err(|e| e.to_string())?;
         Ok(Engine {
+            dialect,
             out,
             game,
             session,
@@ -86,11 +136,11 @@ impl Engine {
         };
         let rest: Vec<&str> = words.collect();
         match name {
-            "uci" => self.identify(),
+            "uci" | "usi" => self.identify(),
             "isready" => say(&self.out, "readyok"),
-            "debug" | "ponderhit" | "register" => {}
+            "debug" | "ponderhit" | "register" | "gameover" => {}
             "setoption" => self.set_option(&rest),
-            "ucinewgame" => {
+            "ucinewgame" | "usinewgame" => {
                 self.stop();
                 self.position(&["startpos"]);
             }
@@ -132,16 +182,17 @@ impl Engine {
             }
         }
         let vars: String = names.iter().map(|n| format!(" var {n}")).collect();
+        let (option, default) = (self.dialect.variant_option(), self.dialect.default_game());
         say(
             &self.out,
-            &format!("option name UCI_Variant type combo default chess{vars}"),
+            &format!("option name {option} type combo default {default}{vars}"),
         );
-        say(&self.out, "uciok");
+        say(&self.out, &format!("{}ok", self.dialect.word()));
     }
 
-    /// `setoption name UCI_Variant value NAME`: plays that game (a dagaz
-    /// name, or Fairy-Stockfish's name of a variant) from its setup. Other
-    /// options are accepted and ignored.
+    /// `setoption name UCI_Variant value NAME` (`USI_Variant`): plays that
+    /// game (a dagaz name, or Fairy-Stockfish's name of a variant) from its
+    /// setup. Other options are accepted and ignored.
     fn set_option(&mut self, args: &[&str]) {
         let at = |w: &str| args.iter().position(|a| *a == w);
         let (Some(n), Some(v)) = (at("name"), at("value")) else {
@@ -149,7 +200,7 @@ impl Engine {
         };
         let name = args[n + 1..v].join(" ");
         let value = args[v + 1..].join(" ");
-        if name != "UCI_Variant" {
+        if name != self.dialect.variant_option() {
             return;
         }
         self.stop();
@@ -170,8 +221,8 @@ impl Engine {
         }
     }
 
-    /// `position startpos|fen FEN… [moves M…]`; on an error the position
-    /// stays as it was, and an `info string` says why.
+    /// `position startpos|fen FEN…|sfen SFEN… [moves M…]`; on an error the
+    /// position stays as it was, and an `info string` says why.
     fn position(&mut self, args: &[&str]) {
         let moves_at = args
             .iter()
@@ -179,11 +230,13 @@ impl Engine {
             .unwrap_or(args.len());
         let start = match args.first() {
             Some(&"startpos") => Ok(self.game.initial_position()),
-            Some(&"fen") => self
+            Some(&"fen") | Some(&"sfen") => self
                 .game
                 .parse_position(&args[1..moves_at].join(" "))
                 .map_err(|e| e.to_string()),
-            _ => Err("expected 'position startpos' or 'position fen …'".to_string()),
+            _ => Err(
+                "expected 'position startpos', 'position fen …' or 'position sfen …'".to_string(),
+            ),
         };
         let session = start
             .and_then(|pos| {
@@ -204,19 +257,19 @@ impl Engine {
     /// `go` with `depth`, `nodes`, `movetime`, `wtime`/`btime`/`winc`/
     /// `binc`/`movestogo` or `infinite`: starts the search.
     fn go(&mut self, args: &[&str]) {
-        let limit = limit_of(args, self.session.side());
+        let limit = limit_of(args, self.clock_keys());
         let stop = Arc::new(AtomicBool::new(false));
         let control = Control {
             stop: stop.clone(),
             max_time: Some(MAX_TIME),
             max_nodes: None,
         };
-        let (game, out) = (self.game.clone(), self.out.clone());
+        let (game, out, dialect) = (self.game.clone(), self.out.clone(), self.dialect);
         let mut pos = self.session.position_copy();
         let over = self.session.is_over();
         let thread = std::thread::spawn(move || {
             let started = Instant::now();
-            let report = |c: &Choice| say(&out, &info_line(&game, c, started.elapsed()));
+            let report = |c: &Choice| say(&out, &info_line(dialect, &game, c, started.elapsed()));
             let best = if over {
                 None
             } else {
@@ -227,12 +280,26 @@ impl Engine {
                     .ok()
                     .flatten()
             };
-            let text = best.map_or("0000".to_string(), |c| {
-                uci_text(&movetext::text(&game, c.mv.as_ref()))
+            let none = match dialect {
+                Dialect::Uci => "0000",
+                Dialect::Usi => "resign",
+            };
+            let text = best.map_or(none.to_string(), |c| {
+                dialect.move_text(&movetext::text(&game, c.mv.as_ref()))
             });
             say(&out, &format!("bestmove {text}"));
         });
         self.thinking = Some(Thinking { thread, stop });
+    }
+
+    /// The side to move's clock and increment keys: UCI's first player is
+    /// White (`wtime`), USI's is Black (`btime`).
+    fn clock_keys(&self) -> (&'static str, &'static str) {
+        let first = self.session.side() == 0;
+        match (self.dialect, first) {
+            (Dialect::Uci, true) | (Dialect::Usi, false) => ("wtime", "winc"),
+            _ => ("btime", "binc"),
+        }
     }
 
     /// Stops the search, if one runs, and waits for its `bestmove`.
@@ -270,10 +337,10 @@ fn play_uci(session: &mut Session, text: &str) -> Result<(), String> {
     }
 }
 
-/// The search limit a `go` asks for; the side to move's clock when times
-/// are given (a thirtieth of it, or of it over the moves to go, and most
-/// of the increment).
-fn limit_of(args: &[&str], side: usize) -> Limit {
+/// The search limit a `go` asks for; the side to move's clock (`keys`:
+/// its time and increment) when times are given: a thirtieth of it, or of
+/// it over the moves to go, most of the increment and of USI's byoyomi.
+fn limit_of(args: &[&str], keys: (&str, &str)) -> Limit {
     let value = |key: &str| -> Option<u64> {
         let i = args.iter().position(|a| *a == key)?;
         args.get(i + 1)?.parse().ok()
@@ -287,23 +354,23 @@ fn limit_of(args: &[&str], side: usize) -> Limit {
     if let Some(ms) = value("movetime") {
         return Limit::Time(Duration::from_millis(ms.max(1)).min(MAX_TIME));
     }
-    let (time, inc) = if side == 0 {
-        ("wtime", "winc")
-    } else {
-        ("btime", "binc")
-    };
+    let (time, inc) = keys;
+    let byoyomi = value("byoyomi").unwrap_or(0);
     if let Some(left) = value(time) {
         let moves = value("movestogo").unwrap_or(30).clamp(1, 100);
         let inc = value(inc).unwrap_or(0);
-        let ms = (left / moves + inc * 3 / 4).min(left / 2).max(5);
-        return Limit::Time(Duration::from_millis(ms).min(MAX_TIME));
+        let ms = (left / moves + inc * 3 / 4).min(left / 2) + byoyomi * 4 / 5;
+        return Limit::Time(Duration::from_millis(ms.max(5)).min(MAX_TIME));
+    }
+    if byoyomi > 0 {
+        return Limit::Time(Duration::from_millis((byoyomi * 4 / 5).max(5)).min(MAX_TIME));
     }
     // `infinite`, or nothing said: until `stop` (or the deepest search).
     Limit::Depth(MAX_DEPTH)
 }
 
 /// `info depth … score cp|mate … nodes … nps … time … pv …`.
-fn info_line(game: &Game, c: &Choice, elapsed: Duration) -> String {
+fn info_line(dialect: Dialect, game: &Game, c: &Choice, elapsed: Duration) -> String {
     let ms = elapsed.as_millis().max(1) as u64;
     let score = match c.score {
         Some(s) if s.abs() >= WIN - 1000 => {
@@ -316,7 +383,7 @@ fn info_line(game: &Game, c: &Choice, elapsed: Duration) -> String {
     };
     let pv: Vec<String> =
         c.pv.iter()
-            .map(|m| uci_text(&movetext::text(game, m.as_ref())))
+            .map(|m| dialect.move_text(&movetext::text(game, m.as_ref())))
             .collect();
     format!(
         "info depth {} score {score} nodes {} nps {} time {ms} pv {}",
@@ -336,7 +403,12 @@ mod tests {
     fn session(input: &str) -> Vec<String> {
         let buffer: Arc<Mutex<Vec<u8>>> = Arc::new(Mutex::new(Vec::new()));
         let out: Output = buffer.clone();
-        let mut engine = Engine::new(out).unwrap();
+        let dialect = if input.starts_with("usi") {
+            Dialect::Usi
+        } else {
+            Dialect::Uci
+        };
+        let mut engine = Engine::new(dialect, out).unwrap();
         for line in input.lines() {
             if !engine.command(line) {
                 break;
@@ -413,16 +485,52 @@ mod tests {
     }
 
     #[test]
+    fn speaks_usi_for_shogi() {
+        let lines = session(
+            "usi\nusinewgame\nposition startpos moves 7g7f 3c3d 8h2b+ 3a2b B*4e\n\
+             go btime 0 wtime 0 byoyomi 100\ngameover win\n\
+             position sfen 8k/9/9/9/9/9/9/9/K8 b - 1\ngo depth 1\n",
+        );
+        assert!(
+            lines
+                .iter()
+                .any(|l| l.starts_with("option name USI_Variant type combo default shogi"))
+        );
+        assert!(lines.contains(&"usiok".to_string()));
+        assert!(
+            !lines.iter().any(|l| l.starts_with("info string")),
+            "{lines:?}"
+        );
+        let best: Vec<&String> = lines
+            .iter()
+            .filter(|l| l.starts_with("bestmove "))
+            .collect();
+        assert_eq!(best.len(), 2, "{lines:?}");
+    }
+
+    #[test]
     fn clock_limits() {
-        assert_eq!(limit_of(&["depth", "500"], 0), Limit::Depth(MAX_DEPTH));
+        let white = ("wtime", "winc");
+        assert_eq!(limit_of(&["depth", "500"], white), Limit::Depth(MAX_DEPTH));
         assert_eq!(
-            limit_of(&["wtime", "60000", "btime", "1000"], 0),
+            limit_of(&["wtime", "60000", "btime", "1000"], white),
             Limit::Time(Duration::from_millis(2000))
         );
         assert_eq!(
-            limit_of(&["wtime", "60000", "btime", "1000"], 1),
+            limit_of(&["wtime", "60000", "btime", "1000"], ("btime", "binc")),
             Limit::Time(Duration::from_millis(33))
         );
-        assert_eq!(limit_of(&["infinite"], 0), Limit::Depth(MAX_DEPTH));
+        assert_eq!(
+            limit_of(
+                &["btime", "0", "wtime", "0", "byoyomi", "1000"],
+                ("btime", "binc")
+            ),
+            Limit::Time(Duration::from_millis(800))
+        );
+        assert_eq!(
+            limit_of(&["byoyomi", "1000"], white),
+            Limit::Time(Duration::from_millis(800))
+        );
+        assert_eq!(limit_of(&["infinite"], white), Limit::Depth(MAX_DEPTH));
     }
 }
