@@ -24,6 +24,7 @@ macro_rules! prompt {
 }
 
 mod matches;
+mod perft;
 mod play;
 mod protocol;
 
@@ -36,11 +37,8 @@ use clap::{Parser, Subcommand};
 use dagaz::ai::Engine;
 use dagaz::game::Game;
 use dagaz::load::{builtin_games, load_game, load_str};
-use dagaz::movegen::{Generator, divide, perft_with};
-use dagaz::position::MoveList;
 use dagaz::position::Position;
 use dagaz::session::Session;
-use dagaz::text::movetext;
 use rand::SeedableRng;
 
 #[derive(Parser)]
@@ -79,6 +77,9 @@ enum Command {
         /// different moves (lishogi's count of the chu shogi Lion's moves)
         #[arg(long)]
         keep_landings: bool,
+        /// Count with this many threads (the first moves shared out)
+        #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=64))]
+        threads: u16,
     },
     /// Print the legal moves of a position
     Moves {
@@ -243,9 +244,20 @@ fn main() -> ExitCode {
             divide,
             keep_duplicates,
             keep_landings,
+            threads,
         } => {
-            let keep = (keep_duplicates, keep_landings);
-            perft_cmd(&game, depth, fen.as_deref(), divide, keep)
+            let counting = perft::Counting {
+                keep_duplicates,
+                keep_landings,
+            };
+            perft_cmd(
+                &game,
+                depth,
+                fen.as_deref(),
+                divide,
+                counting,
+                threads as usize,
+            )
         }
         Command::Moves { game, fen } => moves_cmd(&game, fen.as_deref()),
         Command::Check { file } => check(&file),
@@ -354,34 +366,22 @@ fn perft_cmd(
     depth: u32,
     fen_text: Option<&str>,
     split: bool,
-    (keep_duplicates, keep_landings): (bool, bool),
+    counting: perft::Counting,
+    threads: usize,
 ) -> CliResult {
     let game = load(name)?;
-    let mut pos = start(&game, fen_text)?;
-    let mut generator = Generator::new();
-    generator.keep_distinct_paths(keep_duplicates);
-    if keep_landings {
-        generator.keep_distinct_landings(true);
-    }
+    let pos = start(&game, fen_text)?;
     let t0 = Instant::now();
-    let nodes = if split {
-        let mut list = MoveList::new();
-        generator
-            .legal(&game, &mut pos, &mut list)
-            .map_err(|e| e.to_string())?;
-        let texts = movetext::texts(&game, &list);
-        let counts = divide(&game, &mut pos, depth, &mut generator).map_err(|e| e.to_string())?;
-        let mut rows: Vec<(String, u64)> = texts
-            .into_iter()
-            .zip(counts.into_iter().map(|(_, n)| n))
-            .collect();
-        rows.sort();
-        for (text, n) in &rows {
-            say!("{text}: {n}");
+    let nodes = if depth == 0 {
+        1
+    } else {
+        let rows = perft::divide(&game, &pos, depth, threads, counting)?;
+        if split {
+            for (text, n) in &rows {
+                say!("{text}: {n}");
+            }
         }
         rows.iter().map(|(_, n)| n).sum()
-    } else {
-        perft_with(&game, &mut pos, depth, &mut generator).map_err(|e| e.to_string())?
     };
     let secs = t0.elapsed().as_secs_f64();
     if depth >= 1 && nodes == 0 {
