@@ -1,12 +1,12 @@
 #!/usr/bin/env python3
-"""dagaz as a UCI engine, driven by a real client: python-chess's engine
-module (a test tool only). Plays whole games of chess, dagaz against
+"""dagaz as a UCI or XBoard engine, driven by a real client: python-chess's
+engine module (a test tool only). Plays whole games of chess, dagaz against
 itself, checking every move the engine sends against python-chess's own
 rules, until the game ends by python-chess's rules; then has it analyse a
 position with a known mate, and plays a game of crazyhouse through
 UCI_Variant. Exits non-zero on any fault.
 
-    python scripts/uci-client.py [--engine target/debug/dagaz] [--games 2]
+    python scripts/uci-client.py [--engine target/debug/dagaz] [--games 2] [--protocol uci|xboard]
 """
 
 import argparse
@@ -35,11 +35,14 @@ def main():
     parser.add_argument("--engine", default="target/debug/dagaz")
     parser.add_argument("--games", type=int, default=2)
     parser.add_argument("--movetime", type=float, default=0.02, help="seconds per move")
+    parser.add_argument("--protocol", choices=["uci", "xboard"], default="uci")
     args = parser.parse_args()
     limit = chess.engine.Limit(time=args.movetime)
-    with chess.engine.SimpleEngine.popen_uci([args.engine, "uci"]) as engine:
+    popen = chess.engine.SimpleEngine.popen_uci if args.protocol == "uci" else chess.engine.SimpleEngine.popen_xboard
+    with popen([args.engine, args.protocol]) as engine:
         assert engine.id["name"].startswith("dagaz"), engine.id
-        assert "chess:crazyhouse" in engine.options["UCI_Variant"].var
+        if args.protocol == "uci":
+            assert "chess:crazyhouse" in engine.options["UCI_Variant"].var
         for g in range(args.games):
             board = chess.Board()
             moves = play_game(engine, board, limit, 400)
@@ -48,10 +51,16 @@ def main():
                   f"{outcome.result() if outcome else 'unfinished at 400 plies'}")
         # Scholar's mate in one: the analysis must see it.
         board = chess.Board("r1bqkb1r/pppp1ppp/2n2n2/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w KQkq - 4 4")
-        info = engine.analyse(board, chess.engine.Limit(depth=3))
-        assert info["score"].white() == chess.engine.Mate(1), info
-        assert info["pv"][0] == chess.Move.from_uci("h5f7"), info
-        print(f"analysis: depth {info['depth']}, {info['score'].white()}, pv {info['pv'][0]}")
+        if args.protocol == "uci":
+            info = engine.analyse(board, chess.engine.Limit(depth=3))
+            assert info["score"].white() == chess.engine.Mate(1), info
+            assert info["pv"][0] == chess.Move.from_uci("h5f7"), info
+            print(f"analysis: depth {info['depth']}, {info['score'].white()}, pv {info['pv'][0]}")
+        else:
+            # XBoard's analysis mode is not there: the mate is played.
+            result = engine.play(board, chess.engine.Limit(depth=3))
+            assert result.move == chess.Move.from_uci("h5f7"), result
+            print(f"mate found: {result.move}")
         board = chess.variant.CrazyhouseBoard()
         moves = play_game(engine, board, limit, 120)
         print(f"crazyhouse: {len(moves)} plies legal by python-chess, "

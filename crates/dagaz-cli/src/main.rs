@@ -27,6 +27,7 @@ mod matches;
 mod perft;
 mod play;
 mod protocol;
+mod xboard;
 
 use std::process::ExitCode;
 use std::sync::Arc;
@@ -123,6 +124,9 @@ enum Command {
     /// Speak the Universal Shogi Interface on stdin/stdout (for shogi GUIs
     /// and tools; the option USI_Variant chooses the game)
     Usi,
+    /// Speak XBoard's protocol (CECP version 2) on stdin/stdout; `variant`
+    /// chooses the game
+    Xboard,
     /// Translate a piece's moves from Betza notation (e.g. "mRcpR") into
     /// the Dagaz move notation
     Betza {
@@ -269,6 +273,7 @@ fn main() -> ExitCode {
         Command::Import { file, section, out } => import(&file, section.as_deref(), out.as_deref()),
         Command::Uci => engine_protocol(protocol::Dialect::Uci),
         Command::Usi => engine_protocol(protocol::Dialect::Usi),
+        Command::Xboard => xboard::run(std::io::stdin().lock(), std::io::stdout()),
         Command::Betza { betza } => dagaz::notation::betza::to_dagaz(&betza)
             .map(|text| say!("{text}"))
             .map_err(|e| e.to_string()),

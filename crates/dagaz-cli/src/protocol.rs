@@ -311,13 +311,17 @@ impl Engine {
     }
 }
 
-/// A move text as UCI writes it: a drop `n*d3` as `N@d3`; other moves
-/// as dagaz writes them (`e2e4`, `e7e8q`).
-fn uci_text(text: &str) -> String {
-    match text.split_once('*') {
-        Some((piece, square)) if piece.len() == 1 => {
-            format!("{}@{square}", piece.to_ascii_uppercase())
-        }
+/// A move text as UCI and XBoard write it: a drop `n*d3` as `N@d3`, an
+/// en passant capture `e5d6xd5` without the square of the pawn taken;
+/// other moves as dagaz writes them (`e2e4`, `e7e8q`).
+pub fn uci_text(text: &str) -> String {
+    if let Some((piece, square)) = text.split_once('*')
+        && piece.len() == 1
+    {
+        return format!("{}@{square}", piece.to_ascii_uppercase());
+    }
+    match text.split_once('x') {
+        Some((mv, _)) if mv.len() >= 4 => mv.to_string(),
         _ => text.to_string(),
     }
 }
@@ -472,6 +476,7 @@ mod tests {
     fn drops_are_written_as_uci_writes_them() {
         assert_eq!(uci_text("n*d3"), "N@d3");
         assert_eq!(uci_text("e7e8q"), "e7e8q");
+        assert_eq!(uci_text("e5d6xd5"), "e5d6");
         let lines = session(
             "setoption name UCI_Variant value crazyhouse\n\
              position startpos moves e2e4 d7d5 e4d5 d8d5 b1c3 d5a5 d2d4 c8g4 P@e3\n\
