@@ -161,4 +161,10 @@ pub trait EndRule: Send + Sync {
     /// Last word on the legal moves of `pos`: may replace them (four-player
     /// chess: a player without a King passes; a mated player resigns).
     fn complete(&self, _game: &Game, _pos: &Position, _moves: &mut MoveList) {}
+
+    /// Whether `pos` may have the player who just moved in check (janggi:
+    /// with the generals facing, a player in check may pass).
+    fn allows_check_left(&self, _game: &Game, _pos: &Position) -> bool {
+        false
+    }
 }

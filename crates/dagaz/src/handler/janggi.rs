@@ -147,6 +147,11 @@ impl EndRule for Bikjang {
         true
     }
 
+    /// A player in check may have passed with the generals facing.
+    fn allows_check_left(&self, game: &Game, pos: &Position) -> bool {
+        generals_face(game, pos)
+    }
+
     /// With the generals facing, the side to move may pass even in check
     /// (royal safety took that pass away): the pass ends the game.
     fn complete(&self, game: &Game, pos: &Position, moves: &mut MoveList) {

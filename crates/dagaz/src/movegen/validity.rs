@@ -174,13 +174,18 @@ fn material(game: &Game, pos: &Position) -> Vec<u32> {
 }
 
 /// With royal safety between two players, the player who just moved
-/// cannot have left a royal piece attacked.
+/// cannot have left a royal piece attacked (unless the end rule allows it:
+/// janggi's pass with the generals facing).
 fn not_to_move_in_check(game: &Game, pos: &Position) -> Result<(), String> {
     if !game.rules.royal_safety || game.players.len() != 2 || game.in_free_phase(pos) {
         return Ok(());
     }
     let last = 1 - pos.side();
-    if game.royal_attacked(pos, last) {
+    let allowed = game
+        .end_rule
+        .as_ref()
+        .is_some_and(|r| r.allows_check_left(game, pos));
+    if !allowed && game.royal_attacked(pos, last) {
         return Err(format!(
             "{} is in check, but it is {}'s move",
             game.players[last].name,
