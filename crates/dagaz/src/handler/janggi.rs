@@ -18,6 +18,7 @@
 use std::sync::Arc;
 
 use super::{Branch, EndRule, Handler, HandlerContext, HandlerRegistry};
+use crate::board::Square;
 use crate::game::{Game, GameResult};
 use crate::position::{MoveHeader, MoveList};
 use crate::position::{NO_PIECE, Ply, Position};
@@ -153,8 +154,20 @@ impl EndRule for Bikjang {
     }
 
     /// With the generals facing, the side to move may pass even in check
-    /// (royal safety took that pass away): the pass ends the game.
+    /// (royal safety took that pass away): the pass ends the game. A side
+    /// whose general was taken (after such a pass) may still pass, as in
+    /// Fairy-Stockfish, with its piece nearest its own corner.
     fn complete(&self, game: &Game, pos: &Position, moves: &mut MoveList) {
+        if self.result(game, pos, moves.len()).is_none()
+            && !moves.iter().any(|m| m.changes.is_empty())
+            && let Some(sq) = generalless_pass_square(game, pos)
+        {
+            let piece = game.cells.info(pos.cell(sq)).piece;
+            let mut header = MoveHeader::new(piece, Some(sq), Some(sq), 0);
+            header.player = pos.side() as u8;
+            moves.push(header, &[], &[]);
+            return;
+        }
         if moves.iter().any(|m| m.changes.is_empty())
             || !generals_face(game, pos)
             || self.result(game, pos, moves.len()).is_some()
@@ -176,6 +189,36 @@ impl EndRule for Bikjang {
             moves.push(header, &[], &[]);
         }
     }
+}
+
+/// For a side to move without a general: the square of its piece that
+/// comes first counting from a1 rank by rank (the piece Fairy-Stockfish
+/// writes its pass with); none while it has a general.
+fn generalless_pass_square(game: &Game, pos: &Position) -> Option<Square> {
+    let side = pos.side();
+    let own: Vec<Square> = game
+        .topology
+        .squares()
+        .filter(|sq| {
+            let info = game.cells.info(pos.cell(*sq));
+            !pos.cell(*sq).is_empty() && info.piece != NO_PIECE && info.owner as usize == side
+        })
+        .collect();
+    if own
+        .iter()
+        .any(|sq| game.pieces[game.cells.info(pos.cell(*sq)).piece as usize].royal)
+    {
+        return None;
+    }
+    let key = |sq: &Square| {
+        let name = game.topology.name(*sq);
+        let rank: u32 = name
+            .trim_start_matches(|c: char| c.is_ascii_alphabetic())
+            .parse()
+            .unwrap_or(0);
+        (rank, name.to_string())
+    };
+    own.into_iter().min_by_key(key)
 }
 
 /// Whether the two royal pieces stand on one file with nothing between.
