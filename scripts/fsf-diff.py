@@ -260,7 +260,7 @@ def main():
           f"{args.positions} positions per variant, depth up to {args.depth}")
     failures = 0
     for name, variant, deepest, plies in variants:
-        if wanted and name not in wanted:
+        if wanted and name not in wanted and Path(name).stem not in wanted:
             continue
         game = dagaz.Game(name)
         rng = random.Random(f"{seed}-{variant}")

@@ -274,7 +274,7 @@ fen = "r2/3/2R w"
 
 
 def test_import_variants_converts_sections_and_reports_problems(tmp_path):
-    text = "[knightking:chess]\nking = k:KN\n[checks:chess]\ncheckCounting = true\n"
+    text = "[knightking:chess]\nking = k:KN\n[ducks:chess]\nwallingRule = duck\n"
     (name, game, problems), (name2, game2, problems2) = dagaz.import_variants(text)
     assert (name, problems) == ("knightking", [])
     path = tmp_path / "knightking.toml"
@@ -282,7 +282,7 @@ def test_import_variants_converts_sections_and_reports_problems(tmp_path):
     session = dagaz.Game.from_file(path).new_session()
     # chess's 20 first moves, and the King's Knight leaps to d3 and f3.
     assert len(session.legal_moves()) == 22
-    assert name2 == "checks" and game2 is None
-    assert problems2 == ["line 4: cannot convert: checkCounting: 'true': this rule cannot be converted yet"]
+    assert name2 == "ducks" and game2 is None
+    assert problems2 == ["line 4: cannot convert: wallingRule: 'duck': this rule cannot be converted yet"]
     with pytest.raises(dagaz.GameError):
         dagaz.import_variants("no section")

@@ -19,6 +19,8 @@ pub(super) struct Builder {
     pub(super) fen: String,
     /// `immobilityIllegal`: per piece, the squares it could never leave.
     pub(super) dead: IndexMap<String, [Vec<Sq>; 2]>,
+    /// `checkCounting`: the checks that win.
+    pub(super) checks: Option<u32>,
 }
 
 impl Builder {
@@ -68,6 +70,7 @@ impl Builder {
             hands: false,
             fen: String::new(),
             dead: IndexMap::new(),
+            checks: None,
         };
         b.castling = b.castling(r);
         b.fen = b.start_fen(r)?;
@@ -160,11 +163,31 @@ impl Builder {
         } else {
             ep
         };
+        // `checkCounting`: the checks each side may still give (`3+3`).
+        let (checks, counts) = match counts.first() {
+            Some(c) if c.contains('+') => (Some(*c), &counts[1..]),
+            _ => (None, counts),
+        };
+        self.checks = None;
+        if r.flag("checkCounting", false) {
+            match checks.map(|c| c.split('+').map(str::parse::<u32>).collect::<Vec<_>>()) {
+                Some(v) if v.len() == 2 && v[0].is_ok() && v[0] == v[1] => {
+                    self.checks = v[0].clone().ok();
+                }
+                _ => r.fatal(
+                    "checkCounting",
+                    "check counting needs the same count for both sides in startFen (`3+3`)".into(),
+                ),
+            }
+        }
+        let checks = self.checks.map(|n| format!(" {n}+{n}")).unwrap_or_default();
         let half = counts.first().copied().unwrap_or("0");
         let full = counts.get(1).copied().unwrap_or("1");
         let side = if side == "b" { "b" } else { "w" };
         self.hands = board.contains('[') && !board.contains("[]") && !board.contains("[-]");
-        Some(format!("{board} {side} {castling} {ep} {half} {full}"))
+        Some(format!(
+            "{board} {side} {castling} {ep}{checks} {half} {full}"
+        ))
     }
 
     pub(super) fn finish(&self, r: &mut Reader) -> Table {

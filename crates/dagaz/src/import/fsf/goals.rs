@@ -11,6 +11,9 @@ impl Builder {
         self.flag_goals(r, zones, goals);
         self.extinction_goals(r, goals);
         self.connect_goal(r, goals);
+        if let Some(n) = self.checks {
+            goals.push(format!("checks {n} = win"));
+        }
         if self.pieces.iter().any(|p| p.royal) {
             let mate = r.outcome("checkmateValue", Outcome::Loss);
             if mate != Outcome::None {

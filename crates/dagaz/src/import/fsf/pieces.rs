@@ -257,6 +257,8 @@ pub(super) struct Promotions {
     /// Shogi-style (`promotedPieceType`): X may turn into Y's moves.
     pub(super) shogi: Vec<(char, char)>,
     pub(super) shogi_optional: bool,
+    /// `promotionLimit`: at most this many of a type, promoted into.
+    pub(super) limits: Vec<(char, i64)>,
 }
 
 impl Promotions {
@@ -288,7 +290,19 @@ impl Promotions {
                 r.fatal(key, "this promotion rule cannot be converted yet".into());
             }
         }
+        let limits = r
+            .text("promotionLimit")
+            .map(|v| {
+                v.split_whitespace()
+                    .filter_map(|pair| {
+                        let letter = pair.chars().next()?.to_ascii_lowercase();
+                        Some((letter, pair.get(2..)?.parse::<i64>().ok()?))
+                    })
+                    .collect()
+            })
+            .unwrap_or_default();
         Promotions {
+            limits,
             pawns,
             to,
             optional,
@@ -433,6 +447,20 @@ impl Builder {
         }
         if pr.optional {
             promote.insert("optional".into(), true.into());
+        }
+        if !pr.limits.is_empty() {
+            if to_hand {
+                r.fatal(
+                    "promotionLimit",
+                    "promotion limits where captures go to hand cannot be converted yet".into(),
+                );
+            }
+            let limits: Table = pr
+                .limits
+                .iter()
+                .filter_map(|(l, n)| self.piece(*l).map(|q| (q.name.clone(), Value::from(*n))))
+                .collect();
+            promote.insert("limits".into(), limits.into());
         }
         t.insert("promote".into(), promote.into());
     }
