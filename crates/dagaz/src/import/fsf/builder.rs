@@ -5,7 +5,7 @@ use indexmap::IndexMap;
 use toml::{Table, Value};
 
 use super::Problem;
-use super::pieces::{Piece, read_pieces};
+use super::pieces::{Piece, mobility_regions, read_pieces};
 use super::reader::{Reader, Sq};
 
 /// The game under construction.
@@ -19,6 +19,8 @@ pub(super) struct Builder {
     pub(super) fen: String,
     /// `immobilityIllegal`: per piece, the squares it could never leave.
     pub(super) dead: IndexMap<String, [Vec<Sq>; 2]>,
+    /// `mobilityRegion…`: per piece, where it may move, per player.
+    pub(super) mobility: IndexMap<String, [Vec<Sq>; 2]>,
     /// `checkCounting`: the checks that win.
     pub(super) checks: Option<u32>,
 }
@@ -33,6 +35,7 @@ impl Builder {
             .min(11)
             + 1;
         let pieces = read_pieces(r);
+        let mobility = mobility_regions(r, &pieces);
         let promotion = r.coloured("promotionRegion", |r, k| r.region(k), Vec::new());
         let promotion = [
             if r.keys.contains_key("promotionRegionWhite") {
@@ -70,6 +73,7 @@ impl Builder {
             hands: false,
             fen: String::new(),
             dead: IndexMap::new(),
+            mobility,
             checks: None,
         };
         b.castling = b.castling(r);

@@ -9,6 +9,7 @@ use toml::{Table, Value};
 
 use super::builder::Builder;
 use super::reader::{Reader, Sq};
+use crate::notation::betza::to_dagaz;
 
 /// The built-in piece types, in the order Fairy-Stockfish reads them,
 /// with their moves in Betza notation (`None`: not expressible).
@@ -351,6 +352,11 @@ impl Builder {
         if self.promotion.iter().any(|z| !z.is_empty()) {
             zones.insert("promotion".into(), self.per_player(r, &self.promotion));
         }
+        for p in &self.pieces {
+            if let Some(m) = self.mobility.get(&p.name) {
+                zones.insert(mobility_zone(p), self.per_player(r, m));
+            }
+        }
         if self.double_step.iter().any(|d| !d.is_empty()) {
             zones.insert("double_step".into(), self.per_player(r, &self.double_step));
         }
@@ -371,18 +377,33 @@ impl Builder {
             "letter".into(),
             p.letter.to_ascii_uppercase().to_string().into(),
         );
+        let mut moves: Vec<String> = Vec::new();
         if p.key == "pawn" {
             let double = self.double_step.iter().any(|d| !d.is_empty());
-            t.insert("moves".into(), pawn_moves(double).into());
+            moves.push(pawn_moves(double));
             t.insert("resets_clock".into(), true.into());
         } else if !p.betza.is_empty() {
-            t.insert("betza".into(), p.betza.clone().into());
+            match (self.mobility.get(&p.name), to_dagaz(&p.betza)) {
+                // `mobilityRegion…`: every move of the piece ends in its zone.
+                (Some(_), Ok(expr)) => {
+                    let zone = mobility_zone(p);
+                    let within: Vec<String> =
+                        expr.split("; ").map(|a| format!("{a} [@{zone}]")).collect();
+                    moves.push(within.join("; "));
+                }
+                _ => {
+                    t.insert("betza".into(), p.betza.clone().into());
+                }
+            }
         }
         if p.royal {
             t.insert("royal".into(), true.into());
             if self.castling.is_some() {
-                t.insert("moves".into(), vec!["[M] [1]", "[M] [2]"].into());
+                moves.extend(["[M] [1]".to_string(), "[M] [2]".to_string()]);
             }
+        }
+        if !moves.is_empty() {
+            t.insert("moves".into(), moves.into());
         }
         t
     }
@@ -614,12 +635,13 @@ impl DropRule {
         };
         let none = Vec::new();
         let dead = b.dead.get(&p.name);
+        let mobility = b.mobility.get(&p.name);
         let squares: [Vec<Sq>; 2] = [0, 1].map(|c| {
             let dead = dead.map_or(&none, |d| &d[c]);
             base[c]
                 .iter()
                 .copied()
-                .filter(|s| !dead.contains(s))
+                .filter(|s| !dead.contains(s) && mobility.is_none_or(|m| m[c].contains(s)))
                 .collect()
         });
         let mut expr = String::from("[p]");
@@ -650,4 +672,44 @@ pub(super) fn pawn_moves(double: bool) -> String {
     } else {
         "N[p]; OM[e]".into()
     }
+}
+
+/// The zone of a piece's `mobilityRegion…`.
+fn mobility_zone(p: &Piece) -> String {
+    format!("mobility_{}", p.name.to_lowercase())
+}
+
+/// `mobilityRegion<Colour><Piece>` of each piece that has one: the squares
+/// it may move to (and be dropped on), per player; a colour without the
+/// key is not limited.
+pub(super) fn mobility_regions(r: &mut Reader, pieces: &[Piece]) -> IndexMap<String, [Vec<Sq>; 2]> {
+    let all: Vec<Sq> = (0..r.ranks)
+        .flat_map(|rk| (0..r.files).map(move |f| (f, rk)))
+        .collect();
+    let mut out = IndexMap::new();
+    for p in pieces {
+        let mut key = p.key.clone();
+        if let Some(first) = key.get_mut(0..1) {
+            first.make_ascii_uppercase();
+        }
+        let w = r.region(&format!("mobilityRegionWhite{key}"));
+        let b = r.region(&format!("mobilityRegionBlack{key}"));
+        if w.is_none() && b.is_none() {
+            continue;
+        }
+        if p.key == "pawn" {
+            r.fatal(
+                &format!("mobilityRegionWhite{key}"),
+                "a mobility region for the pawn cannot be converted yet".into(),
+            );
+        }
+        out.insert(
+            p.name.clone(),
+            [
+                w.unwrap_or_else(|| all.clone()),
+                b.unwrap_or_else(|| all.clone()),
+            ],
+        );
+    }
+    out
 }
