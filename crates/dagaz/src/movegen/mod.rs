@@ -585,12 +585,30 @@ impl RoyalGuard {
     }
 
     /// After `mv` has been made on `pos`: are the mover's royal pieces safe?
-    /// Pieces the move brought in from the hand by gating do not count.
+    /// Pieces the move brought in from the hand by gating do not count, nor
+    /// (where a player may be left with one of two royal pieces attacked)
+    /// a royal piece the move made by promotion: sho shogi's Drunk Elephant
+    /// becoming a Crown Prince does not answer a check to the King, as
+    /// Fairy-Stockfish plays it.
     #[inline]
     fn safe_after(&self, game: &Game, pos: &mut Position, mv: MoveRef) -> bool {
         let gated = gated_squares(game, mv);
         if !gated.is_empty() {
             return safe_without(game, pos, self.player, &gated);
+        }
+        if game.rules.royal_check == crate::game::RoyalCheck::Last
+            && let (Some(to), Some(promoted)) = (mv.header.to(), mv.header.promotion())
+            && game.pieces.get(promoted as usize).is_some_and(|p| p.royal)
+            && !game.pieces[mv.header.piece as usize].royal
+        {
+            let made = pos.cell(to);
+            let before =
+                game.cells
+                    .piece(mv.header.piece, self.player, game.cells.info(made).moved);
+            pos.set(&game.cells, to.index(), before);
+            let safe = !game.royal_attacked(pos, self.player);
+            pos.set(&game.cells, to.index(), made);
+            return safe;
         }
         (self.quick && self.cleared(game, pos, mv)) || !game.royal_attacked(pos, self.player)
     }
