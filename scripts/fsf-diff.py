@@ -16,6 +16,7 @@ of the tree — two passes in a row end a janggi game — are compared too.
 """
 
 import argparse
+import multiprocessing
 import random
 import re
 import sys
@@ -235,6 +236,37 @@ def imported_variants(ini, depth, plies):
     return out
 
 
+def compare(task):
+    """Compares one variant on its random positions; returns the lines to
+    print and the number of differences."""
+    name, variant, deepest, plies, seed, positions, max_depth, label = task
+    lines, failures = [], 0
+    game = dagaz.Game(name)
+    rng = random.Random(f"{seed}-{variant}")
+    depth = min(max_depth, deepest)
+    started, checked, nodes = time.time(), 0, 0
+    for _ in range(positions):
+        fen = random_position(variant, rng, plies)
+        if fen is None:
+            continue
+        try:
+            ours = dagaz_perft(game, fen, depth)
+        except dagaz.DagazError as e:
+            failures += 1
+            lines.append(f"FAIL {label}: dagaz refuses {fen}: {e}")
+            continue
+        theirs = fsf_perft(variant, fen, depth)
+        checked += 1
+        nodes += theirs
+        if ours != theirs:
+            failures += 1
+            lines.append(f"FAIL {label} depth {depth}: dagaz {ours}, Fairy-Stockfish {theirs}")
+            lines.append(narrow(game, variant, fen, depth))
+    lines.append(f"{label:<24} {checked:>4} positions at depth {depth}, {nodes:>9} nodes, "
+                 f"{time.time() - started:5.1f} s")
+    return lines, failures
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--positions", type=int, default=20, help="random positions per variant")
@@ -246,6 +278,7 @@ def main():
     parser.add_argument("--plies", type=int, default=60, help="with --game or --ini: most plies of the random games")
     parser.add_argument("--ini", help="a variants.ini: compare its sections, converted by dagaz's importer, "
                         "with Fairy-Stockfish loaded with the same file")
+    parser.add_argument("--jobs", type=int, default=1, help="variants compared at once (processes)")
     args = parser.parse_args()
     variants = variants_table()
     if args.ini:
@@ -257,34 +290,24 @@ def main():
     seed = args.seed if args.seed is not None else int(time.time())
     wanted = set(filter(None, args.variants.split(",")))
     print(f"Fairy-Stockfish {'.'.join(map(str, sf.version()))}; seed {seed}; "
-          f"{args.positions} positions per variant, depth up to {args.depth}")
+          f"{args.positions} positions per variant, depth up to {args.depth}", flush=True)
+    tasks = [
+        (name, variant, deepest, plies, seed, args.positions, args.depth,
+         Path(name).stem if args.ini else name)
+        for name, variant, deepest, plies in variants
+        if not wanted or name in wanted or Path(name).stem in wanted
+    ]
     failures = 0
-    for name, variant, deepest, plies in variants:
-        if wanted and name not in wanted and Path(name).stem not in wanted:
-            continue
-        game = dagaz.Game(name)
-        rng = random.Random(f"{seed}-{variant}")
-        depth = min(args.depth, deepest)
-        started, checked, nodes = time.time(), 0, 0
-        for _ in range(args.positions):
-            fen = random_position(variant, rng, plies)
-            if fen is None:
-                continue
-            try:
-                ours = dagaz_perft(game, fen, depth)
-            except dagaz.DagazError as e:
-                failures += 1
-                print(f"FAIL {name}: dagaz refuses {fen}: {e}")
-                continue
-            theirs = fsf_perft(variant, fen, depth)
-            checked += 1
-            nodes += theirs
-            if ours != theirs:
-                failures += 1
-                print(f"FAIL {name} depth {depth}: dagaz {ours}, Fairy-Stockfish {theirs}")
-                print(narrow(game, variant, fen, depth))
-        print(f"{Path(name).stem if args.ini else name:<24} {checked:>4} positions at depth {depth}, {nodes:>9} nodes, "
-              f"{time.time() - started:5.1f} s")
+    # Workers are forked, so they share Fairy-Stockfish's loaded variants.
+    jobs = max(1, min(args.jobs, 16))
+    pool = multiprocessing.get_context("fork").Pool(jobs) if jobs > 1 else None
+    results = pool.imap(compare, tasks) if pool else map(compare, tasks)
+    for lines, failed in results:
+        failures += failed
+        for line in lines:
+            print(line, flush=True)
+    if pool:
+        pool.close()
     print("all equal" if failures == 0 else f"{failures} mismatches")
     return 1 if failures else 0
 
