@@ -122,8 +122,8 @@ pub(super) fn dead_squares(b: &Builder, r: &Reader) -> IndexMap<String, [Vec<Sq>
             } else {
                 p.letter
             };
-            (0..r.ranks)
-                .flat_map(|rk| (0..r.files).map(move |f| (f, rk)))
+            r.all_squares()
+                .into_iter()
                 .filter(|&sq| {
                     let fen = lone_piece_fen(r, sq, letter, c);
                     game.parse_position(&fen)
@@ -581,9 +581,7 @@ impl Builder {
         if !r.flag("pieceDrops", false) {
             return None;
         }
-        let all: Vec<Sq> = (0..r.ranks)
-            .flat_map(|rk| (0..r.files).map(move |f| (f, rk)))
-            .collect();
+        let all = r.all_squares();
         let region = r.coloured("dropRegion", |r, k| r.region(k), all.clone());
         let first_rank = r.flag("firstRankPawnDrops", false);
         let in_zone = r.flag("promotionZonePawnDrops", false);
@@ -683,9 +681,7 @@ fn mobility_zone(p: &Piece) -> String {
 /// it may move to (and be dropped on), per player; a colour without the
 /// key is not limited.
 pub(super) fn mobility_regions(r: &mut Reader, pieces: &[Piece]) -> IndexMap<String, [Vec<Sq>; 2]> {
-    let all: Vec<Sq> = (0..r.ranks)
-        .flat_map(|rk| (0..r.files).map(move |f| (f, rk)))
-        .collect();
+    let all = r.all_squares();
     let mut out = IndexMap::new();
     for p in pieces {
         let mut key = p.key.clone();

@@ -174,6 +174,13 @@ impl<'a> Reader<'a> {
         [w, b]
     }
 
+    /// Every square of the board, rank by rank from a1.
+    pub(super) fn all_squares(&self) -> Vec<Sq> {
+        (0..self.ranks)
+            .flat_map(|rk| (0..self.files).map(move |f| (f, rk)))
+            .collect()
+    }
+
     pub(super) fn square_name(&self, (f, r): (usize, usize)) -> String {
         format!("{}{}", (b'a' + f as u8) as char, r + 1)
     }
