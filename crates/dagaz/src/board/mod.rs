@@ -9,6 +9,7 @@ mod grid;
 
 pub use grid::{GridSpec, parse_grid};
 
+use rustc_hash::FxHashMap;
 use std::collections::HashMap;
 use std::fmt;
 
@@ -76,8 +77,9 @@ pub struct SquareInfo {
 pub struct Topology {
     squares: Vec<SquareInfo>,
     by_name: HashMap<String, Square>,
-    /// Grid cell (col, row, level) to square, for vector directions and display.
-    by_coords: HashMap<Coords, Square>,
+    /// Grid cell (col, row, level) to square, for vector directions and
+    /// display (asked during move generation: en passant squares).
+    by_coords: FxHashMap<Coords, Square>,
     dirs: Vec<Direction>,
     /// `next[square * dir_count + dir]`.
     next: Vec<u16>,
@@ -182,7 +184,7 @@ impl Topology {
         let mut topo = Topology {
             squares: Vec::new(),
             by_name: HashMap::new(),
-            by_coords: HashMap::new(),
+            by_coords: FxHashMap::default(),
             dirs: Vec::new(),
             next: Vec::new(),
             grid,

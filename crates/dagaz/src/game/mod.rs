@@ -342,6 +342,9 @@ pub struct Game {
     pub display: display::Display,
     /// Most pieces a square can hold (stack boards; 1 otherwise).
     pub stack_height: usize,
+    /// Pieces can be in hand (see [`Game::has_hands`]); set when the game
+    /// is built, asked for every move.
+    pub(crate) hands: bool,
 }
 
 impl fmt::Debug for Game {
@@ -437,7 +440,14 @@ impl Game {
     }
 
     /// True if pieces can be held in hands.
+    #[inline]
     pub fn has_hands(&self) -> bool {
+        self.hands
+    }
+
+    /// Whether the rules and pieces put pieces in hand: what
+    /// [`Game::has_hands`] answers once the game is built.
+    pub(crate) fn computes_hands(&self) -> bool {
         self.rules.captures_to_hand
             || self.rules.hands
             || self.pieces.iter().any(|p| !p.drop_programs.is_empty())

@@ -341,7 +341,9 @@ impl Loader<'_> {
             keys: Vec::new(),
             display: display.unwrap_or_default(),
             stack_height: self.stack_height(&spec.board, board_kind),
+            hands: false,
         };
+        game.hands = game.computes_hands();
         let codes = game.cells.len();
         game.keys = (0..squares * codes)
             .map(|i| {

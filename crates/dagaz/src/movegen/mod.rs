@@ -177,7 +177,7 @@ impl Generator {
                     history,
                     mode: Mode::Generate,
                 };
-                self.vm.run(&env, cells, prog, sq, out)?;
+                self.vm.run_piece(&env, cells, prog, sq, out)?;
             }
         }
         Ok(())

@@ -346,12 +346,59 @@ impl<'a, 'b> ProgramBuilder<'a, 'b> {
                 _ => flat.push((entry.node, *resolved, *once_base, entry.priority)),
             }
         }
-        let mut all_fused = true;
+        let fused = self.alternatives(&flat)?;
+        self.prog.unique_targets = fused == flat.len() && self.fused_targets_disjoint();
+        // The leading alternatives that fused run without the interpreter
+        // when moves are generated from the board; the rest, if any, as a
+        // program of their own.
+        let leading = self
+            .prog
+            .ops
+            .iter()
+            .filter(|op| matches!(op, Op::Ride { .. } | Op::Walk { .. }))
+            .take(fused)
+            .copied()
+            .collect::<Vec<Op>>();
+        if fused > 0 {
+            self.prog.kernel = leading;
+            if fused < flat.len() {
+                let rest = ProgramBuilder::new(self.ctx, self.map);
+                self.prog.rest = Some(Box::new(rest.finish(&flat[fused..], prologue_take)?));
+            }
+        }
+        Ok(self.prog)
+    }
+
+    /// Compiles `flat` as a whole program (the prologue, the
+    /// alternatives) with no kernel of its own.
+    fn finish(
+        mut self,
+        flat: &[(&Node, &Resolved, u16, u8)],
+        prologue_take: bool,
+    ) -> Result<Program, NotationError> {
+        if prologue_take {
+            self.emit(Op::Take);
+        }
+        let fused = self.alternatives(flat)?;
+        self.prog.unique_targets = fused == flat.len() && self.fused_targets_disjoint();
+        Ok(self.prog)
+    }
+
+    /// Emits the alternatives, each behind a fork, each followed by the
+    /// epilogue and a match at its priority. Returns how many of the
+    /// leading alternatives fused (see [`ProgramBuilder::fuse`]).
+    fn alternatives(
+        &mut self,
+        flat: &[(&Node, &Resolved, u16, u8)],
+    ) -> Result<usize, NotationError> {
+        let mut leading_fused = 0;
         for (i, &(node, resolved, once_base, priority)) in flat.iter().enumerate() {
             let fork = (i + 1 < flat.len()).then(|| self.emit(Op::Fork(0)));
             let before = self.prog.ops.len();
             self.fuse(node, resolved, priority)?;
-            all_fused &= self.prog.ops.len() > before;
+            if self.prog.ops.len() > before && leading_fused == i {
+                leading_fused += 1;
+            }
             self.node(node, resolved, once_base)?;
             self.emit(Op::Epilogue);
             self.emit(Op::Match { priority });
@@ -359,8 +406,7 @@ impl<'a, 'b> ProgramBuilder<'a, 'b> {
                 self.patch(f);
             }
         }
-        self.prog.unique_targets = all_fused && self.fused_targets_disjoint();
-        Ok(self.prog)
+        Ok(leading_fused)
     }
 
     /// True if the fused instructions of the program can never reach the

@@ -185,4 +185,12 @@ pub struct Program {
     /// paths of one) can reach the same square: the moves need no
     /// deduplication.
     pub unique_targets: bool,
+    /// The fused instructions (`Ride`, `Walk`) of the leading alternatives
+    /// that fused: when moves are generated from the board, the generator
+    /// computes their moves directly, without the interpreter.
+    pub kernel: Vec<Op>,
+    /// With a kernel, the program of the alternatives after it (none if
+    /// every alternative fused). Without a kernel, `ops` serves for
+    /// generation.
+    pub rest: Option<Box<Program>>,
 }

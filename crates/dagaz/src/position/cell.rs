@@ -194,6 +194,8 @@ impl CellTable {
     pub fn counts(players: usize, types: usize) -> CellTable {
         CellTable {
             counts: true,
+            // Counts have no owners: no bitset rows.
+            rows: Vec::new(),
             ..CellTable::new(players, types)
         }
     }
@@ -207,9 +209,6 @@ impl CellTable {
     /// The owner and the bitset row (`owner * types + piece`) of a piece.
     #[inline]
     pub fn rows(&self, c: Cell) -> Option<(usize, usize)> {
-        if self.counts {
-            return None;
-        }
         self.rows
             .get(c.unmarked().0 as usize)
             .copied()

@@ -283,21 +283,7 @@ impl Position {
         resets_clock: bool,
         ep: Option<Square>,
     ) {
-        let mut took = 0u64;
-        for c in mv
-            .changes
-            .iter()
-            .filter(|c| (c.slot as usize) < self.squares)
-        {
-            let (old, new) = (table.info(c.old), table.info(c.new));
-            let enemy = !c.old.is_empty()
-                && old.piece != NO_PIECE
-                && old.owner != self.side
-                && !old.is_neutral();
-            if enemy && (c.new.is_empty() || new.owner == self.side) && old.piece < 64 {
-                took |= 1 << old.piece;
-            }
-        }
+        let took = self.taken_types(table, mv);
         self.history.push(Ply {
             player: self.side,
             piece: mv.header.piece,
@@ -328,6 +314,25 @@ impl Position {
             self.phase = next_phase;
         }
         self.set_ep(ep);
+    }
+
+    /// The types (below 64) of the enemy pieces `mv` removes or replaces
+    /// with the mover's own, as bits.
+    fn taken_types(&self, table: &CellTable, mv: MoveRef) -> u64 {
+        let mut took = 0u64;
+        for c in mv.changes {
+            if c.old.is_empty() || c.slot as usize >= self.squares {
+                continue;
+            }
+            let old = table.info(c.old);
+            if old.piece == NO_PIECE || old.owner == self.side || old.is_neutral() {
+                continue;
+            }
+            if (c.new.is_empty() || table.info(c.new).owner == self.side) && old.piece < 64 {
+                took |= 1 << old.piece;
+            }
+        }
+        took
     }
 
     /// Takes back `mv`, which must be the last move made.

@@ -186,7 +186,73 @@ impl Vm {
         start: Square,
         out: &mut MoveList,
     ) -> Result<bool, GenError> {
-        self.run_from(env, cells, prog, start, None, out)
+        self.run_from(env, cells, prog, start, None, out, out.len())
+    }
+
+    /// Generates the moves of the piece on `start` (a board square, not a
+    /// heap): the program's kernel computed directly, then the rest of its
+    /// alternatives through the interpreter. The same moves, in the same
+    /// order, as [`Vm::run`] of the whole program.
+    pub fn run_piece(
+        &mut self,
+        env: &Env,
+        cells: &mut [Cell],
+        prog: &Program,
+        start: Square,
+        out: &mut MoveList,
+    ) -> Result<(), GenError> {
+        let stack = env.game.board_kind == crate::board::BoardKind::Stack;
+        if prog.kernel.is_empty() || stack || !matches!(env.mode, Mode::Generate) {
+            self.run_from(env, cells, prog, start, None, out, out.len())?;
+            return Ok(());
+        }
+        let run_start = out.len();
+        self.run_kernel(env, cells, prog, start, out);
+        if let Some(rest) = &prog.rest {
+            // The rest's moves are the same piece's: duplicates are looked
+            // for among the kernel's too.
+            self.run_from(env, cells, rest, start, None, out, run_start)?;
+        }
+        Ok(())
+    }
+
+    /// The kernel of `prog` for the piece on `start`: the state the
+    /// interpreter is in after the prologue `^` (the piece in the hand, its
+    /// square empty), then each fused instruction.
+    fn run_kernel(
+        &mut self,
+        env: &Env,
+        cells: &mut [Cell],
+        prog: &Program,
+        start: Square,
+        out: &mut MoveList,
+    ) {
+        self.reset(env, cells, prog, start, out.len());
+        let piece = cells[start.index()];
+        if piece.is_empty() || piece.is_marked() {
+            return;
+        }
+        self.from = start.0;
+        self.hand = piece;
+        self.hand_is_mover = true;
+        self.path_key = 0;
+        cells[start.index()] = Cell::EMPTY;
+        self.unique = prog.unique_targets;
+        for op in &prog.kernel {
+            match *op {
+                Op::Ride { list, priority } => {
+                    let dirs = &prog.dir_lists[list as usize];
+                    self.ride(env, cells, dirs, start, priority, out);
+                }
+                Op::Walk { walk, priority } => {
+                    let legs = &prog.walks[walk as usize];
+                    self.walk(env, cells, prog, legs, start, start, priority, out);
+                }
+                _ => {}
+            }
+        }
+        self.unique = false;
+        cells[start.index()] = piece;
     }
 
     /// Runs a drop program: `piece` comes out of the hand slot `hand_slot`
@@ -202,9 +268,21 @@ impl Vm {
         hand_slot: usize,
         out: &mut MoveList,
     ) -> Result<bool, GenError> {
-        self.run_from(env, cells, prog, square, Some((piece, hand_slot)), out)
+        let run_start = out.len();
+        self.run_from(
+            env,
+            cells,
+            prog,
+            square,
+            Some((piece, hand_slot)),
+            out,
+            run_start,
+        )
     }
 
+    /// Runs `prog` from `start`; moves from index `run_start` of `out` on
+    /// are this piece's.
+    #[allow(clippy::too_many_arguments)]
     fn run_from(
         &mut self,
         env: &Env,
@@ -213,11 +291,12 @@ impl Vm {
         start: Square,
         drop: Option<(Cell, usize)>,
         out: &mut MoveList,
+        run_start: usize,
     ) -> Result<bool, GenError> {
         if prog.ops.is_empty() {
             return Ok(false);
         }
-        self.reset(env, cells, prog, start, out.len());
+        self.reset(env, cells, prog, start, run_start);
         if let Some((piece, slot)) = drop {
             let count = cells[slot].0;
             if count == 0 {
