@@ -592,9 +592,11 @@ impl RoyalGuard {
     /// Fairy-Stockfish plays it.
     #[inline]
     fn safe_after(&self, game: &Game, pos: &mut Position, mv: MoveRef) -> bool {
-        let gated = gated_squares(game, mv);
-        if !gated.is_empty() {
-            return safe_without(game, pos, self.player, &gated);
+        if game.has_hands() {
+            let gated = gated_squares(game, mv);
+            if !gated.is_empty() {
+                return safe_without(game, pos, self.player, &gated);
+            }
         }
         if game.rules.royal_check == crate::game::RoyalCheck::Last
             && let (Some(to), Some(promoted)) = (mv.header.to(), mv.header.promotion())

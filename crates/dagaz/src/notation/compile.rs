@@ -7,7 +7,9 @@
 use std::collections::HashMap;
 
 use super::ast::{Bracket, CheckKind, DirAtom, Nav, Node, NodeKind, Span};
-use super::program::{Op, Program, Test, WALK_HAND, WALK_MOVED, WALK_NOT_MOVED, WALK_TESTS};
+use super::program::{
+    Op, Program, Test, WALK_HAND, WALK_MOVED, WALK_NOT_MOVED, WALK_TESTS, WalkPaths,
+};
 use super::{ErrorKind, NotationError};
 use crate::board::{Dir, DirMap, Topology, Zones};
 
@@ -262,6 +264,28 @@ impl Resolver<'_, '_> {
     }
 }
 
+/// Appends to `out` every path that steps from `at` through `lists` (one
+/// direction of each), each as the squares it reaches.
+fn extend_paths(
+    topo: &Topology,
+    lists: &[&[Dir]],
+    at: crate::board::Square,
+    path: &mut Vec<crate::board::Square>,
+    out: &mut Vec<crate::board::Square>,
+) {
+    let Some((dirs, rest)) = lists.split_first() else {
+        out.extend_from_slice(path);
+        return;
+    };
+    for &d in *dirs {
+        if let Some(next) = topo.step(at, d) {
+            path.push(next);
+            extend_paths(topo, rest, next, path, out);
+            path.pop();
+        }
+    }
+}
+
 fn dir_letter(c: char, span: Span, topo: &Topology) -> Result<Dir, NotationError> {
     topo.dir(c).ok_or_else(|| {
         NotationError::new(
@@ -359,12 +383,20 @@ impl<'a, 'b> ProgramBuilder<'a, 'b> {
             .take(fused)
             .copied()
             .collect::<Vec<Op>>();
-        if fused > 0 {
+        // Split generation pays where a kernel runs without the
+        // interpreter, or where an alternative can be ruled out by the
+        // tests it starts with.
+        let rest = flat[fused..]
+            .iter()
+            .map(|alt| {
+                ProgramBuilder::new(self.ctx, self.map)
+                    .finish(std::slice::from_ref(alt), prologue_take)
+            })
+            .collect::<Result<Vec<Program>, NotationError>>()?;
+        if fused > 0 || rest.iter().any(|p| p.guard > 0) {
+            self.prog.split = true;
             self.prog.kernel = leading;
-            if fused < flat.len() {
-                let rest = ProgramBuilder::new(self.ctx, self.map);
-                self.prog.rest = Some(Box::new(rest.finish(&flat[fused..], prologue_take)?));
-            }
+            self.prog.rest = rest;
         }
         Ok(self.prog)
     }
@@ -379,8 +411,19 @@ impl<'a, 'b> ProgramBuilder<'a, 'b> {
         if prologue_take {
             self.emit(Op::Take);
         }
+        let start = self.prog.ops.len();
         let fused = self.alternatives(flat)?;
         self.prog.unique_targets = fused == flat.len() && self.fused_targets_disjoint();
+        self.prog.guard = self.prog.ops[start..]
+            .iter()
+            .take_while(|op| match op {
+                Op::Test(t) => !matches!(t, Test::Visited | Test::NotVisited),
+                _ => matches!(
+                    op,
+                    Op::Step(_) | Op::IsType(_) | Op::InZone(_) | Op::NavPush | Op::NavPop
+                ),
+            })
+            .count() as u32;
         Ok(self.prog)
     }
 
@@ -531,10 +574,38 @@ impl<'a, 'b> ProgramBuilder<'a, 'b> {
         if hand_tests != 0 {
             legs.insert(0, (WALK_HAND, hand_tests));
         }
+        let paths = self.walk_paths(&legs);
         self.prog.walks.push(legs);
+        self.prog.walk_paths.push(paths);
         let walk = (self.prog.walks.len() - 1) as u16;
         self.emit(Op::Walk { walk, priority });
         Ok(())
+    }
+
+    /// Every path of a walk from every square, if the table stays under
+    /// [`WalkPaths::LIMIT`] entries.
+    fn walk_paths(&self, legs: &[(u16, u8)]) -> Option<WalkPaths> {
+        let topo = self.ctx.topology;
+        let lists: Vec<&[Dir]> = legs
+            .iter()
+            .filter(|(list, _)| *list != WALK_HAND)
+            .map(|(list, _)| self.prog.dir_lists[*list as usize].as_slice())
+            .collect();
+        let mut table = WalkPaths {
+            legs: lists.len(),
+            starts: Vec::with_capacity(topo.len() + 1),
+            squares: Vec::new(),
+        };
+        let mut path = Vec::with_capacity(lists.len());
+        for sq in topo.squares() {
+            table.starts.push(table.squares.len() as u32);
+            extend_paths(topo, &lists, sq, &mut path, &mut table.squares);
+            if table.squares.len() > WalkPaths::LIMIT {
+                return None;
+            }
+        }
+        table.starts.push(table.squares.len() as u32);
+        Some(table)
     }
 
     fn emit(&mut self, op: Op) -> usize {

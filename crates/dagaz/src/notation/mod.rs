@@ -14,7 +14,9 @@ pub use compile::{
     CompileContext, MoveEntry, MovedRef, ProgramBuilder, Resolved, moved_refs, resolve,
 };
 pub use parser::parse;
-pub use program::{Op, Program, Test, WALK_HAND, WALK_MOVED, WALK_NOT_MOVED, WALK_TESTS};
+pub use program::{
+    Op, Program, Test, WALK_HAND, WALK_MOVED, WALK_NOT_MOVED, WALK_TESTS, WalkPaths,
+};
 
 use std::fmt;
 

@@ -4,7 +4,7 @@
 //! Directions in a program are board directions: the player's direction map
 //! has already been applied, so one program exists per piece and player.
 
-use crate::board::Dir;
+use crate::board::{Dir, Square};
 
 /// A condition on the cursor square (or on the piece in the hand).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -167,6 +167,31 @@ pub const WALK_TESTS: [Test; 6] = [
     Test::NotFriend,
 ];
 
+/// The paths of one walk from every square: for each path, the square
+/// each of its stepping legs reaches (a leg that tests the piece in the
+/// hand reaches none), in the order the legs' directions are tried.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct WalkPaths {
+    /// Stepping legs per path.
+    pub legs: usize,
+    /// Per square, where its paths start in `squares` (one more entry than
+    /// squares).
+    pub starts: Vec<u32>,
+    pub squares: Vec<Square>,
+}
+
+impl WalkPaths {
+    /// Entries a table may hold before the walk is left to step the board.
+    pub const LIMIT: usize = 1 << 18;
+
+    /// The paths from `sq`, each `legs` squares long.
+    #[inline]
+    pub fn from(&self, sq: Square) -> std::slice::ChunksExact<'_, Square> {
+        let (a, b) = (self.starts[sq.index()], self.starts[sq.index() + 1]);
+        self.squares[a as usize..b as usize].chunks_exact(self.legs.max(1))
+    }
+}
+
 /// A compiled piece program for one player.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Program {
@@ -175,6 +200,10 @@ pub struct Program {
     pub dir_lists: Vec<Vec<Dir>>,
     /// Walks of `Op::Walk`: legs of (direction list, tests bit set).
     pub walks: Vec<Vec<(u16, u8)>>,
+    /// Per walk, its paths from every square worked out in advance (none
+    /// where the table would be large): the kernel reads them instead of
+    /// stepping through the board's links.
+    pub walk_paths: Vec<Option<WalkPaths>>,
     /// Number of `Iter` slots.
     pub slots: u16,
     /// The program reads `r`/`R`, so the interpreter keeps a visited set.
@@ -185,12 +214,18 @@ pub struct Program {
     /// paths of one) can reach the same square: the moves need no
     /// deduplication.
     pub unique_targets: bool,
+    /// Generation from the board runs the kernel and the programs of
+    /// `rest` instead of `ops` (attack detection runs `ops`).
+    pub split: bool,
     /// The fused instructions (`Ride`, `Walk`) of the leading alternatives
-    /// that fused: when moves are generated from the board, the generator
-    /// computes their moves directly, without the interpreter.
+    /// that fused: generation computes their moves directly, without the
+    /// interpreter.
     pub kernel: Vec<Op>,
-    /// With a kernel, the program of the alternatives after it (none if
-    /// every alternative fused). Without a kernel, `ops` serves for
-    /// generation.
-    pub rest: Option<Box<Program>>,
+    /// The alternatives after the kernel, each a program of its own, in
+    /// order.
+    pub rest: Vec<Program>,
+    /// The number of instructions after the prologue that only step and
+    /// test (no choice, no effect): the guard that can rule the program
+    /// out before the interpreter starts.
+    pub guard: u32,
 }

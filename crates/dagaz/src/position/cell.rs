@@ -75,13 +75,17 @@ pub struct CellTable {
     numbers: usize,
     table: Vec<CellInfo>,
     /// Per code: the owner and `owner * types + piece` (the position's
-    /// bitset rows), or `None` for empty cells and phantoms.
-    rows: Vec<Option<(u32, u32)>>,
+    /// bitset rows) as `owner << 16 | row`, or [`NO_ROWS`] for empty cells
+    /// and phantoms.
+    rows: Vec<u32>,
     /// Cells are counts of pieces (heap boards), not piece codes.
     counts: bool,
     /// Per piece type: it is neutral (empty if no type is).
     neutral: Vec<bool>,
 }
+
+/// [`CellTable::rows`] of a cell in no bitset.
+const NO_ROWS: u32 = u32::MAX;
 
 /// What every cell of a heap board decodes to: no piece, no owner.
 const COUNT: CellInfo = CellInfo {
@@ -135,12 +139,11 @@ impl CellTable {
         let rows = table
             .iter()
             .map(|i| {
-                (i.piece != NO_PIECE).then(|| {
-                    (
-                        i.owner as u32,
-                        i.owner as u32 * types as u32 + i.piece as u32,
-                    )
-                })
+                if i.piece == NO_PIECE {
+                    NO_ROWS
+                } else {
+                    (i.owner as u32) << 16 | (i.owner as u32 * types as u32 + i.piece as u32)
+                }
             })
             .collect();
         CellTable {
@@ -166,7 +169,7 @@ impl CellTable {
             if info.piece != NO_PIECE && neutral.get(info.piece as usize) == Some(&true) {
                 info.owner = NEUTRAL;
                 info.moved = false;
-                self.rows[code] = None;
+                self.rows[code] = NO_ROWS;
             }
         }
         self.neutral = neutral;
@@ -209,11 +212,12 @@ impl CellTable {
     /// The owner and the bitset row (`owner * types + piece`) of a piece.
     #[inline]
     pub fn rows(&self, c: Cell) -> Option<(usize, usize)> {
-        self.rows
-            .get(c.unmarked().0 as usize)
-            .copied()
-            .flatten()
-            .map(|(o, r)| (o as usize, r as usize))
+        match self.rows.get(c.unmarked().0 as usize) {
+            Some(&packed) if packed != NO_ROWS => {
+                Some(((packed >> 16) as usize, (packed & 0xFFFF) as usize))
+            }
+            _ => None,
+        }
     }
 
     #[inline]

@@ -136,16 +136,18 @@ impl Position {
     #[inline]
     fn write(&mut self, table: &CellTable, slot: usize, old: Cell, new: Cell) {
         self.cells[slot] = new;
-        if slot < self.squares {
-            let (w, bit) = (slot / 64, 1u64 << (slot % 64));
-            if let Some((owner, row)) = table.rows(old) {
-                self.by_owner[owner * self.words + w] &= !bit;
-                self.by_piece[row * self.words + w] &= !bit;
-            }
-            if let Some((owner, row)) = table.rows(new) {
-                self.by_owner[owner * self.words + w] |= bit;
-                self.by_piece[row * self.words + w] |= bit;
-            }
+        if slot >= self.squares {
+            return;
+        }
+        let (w, bit) = (slot / 64, 1u64 << (slot % 64));
+        let words = self.words;
+        if let Some((owner, row)) = table.rows(old) {
+            self.by_owner[owner * words + w] &= !bit;
+            self.by_piece[row * words + w] &= !bit;
+        }
+        if let Some((owner, row)) = table.rows(new) {
+            self.by_owner[owner * words + w] |= bit;
+            self.by_piece[row * words + w] |= bit;
         }
     }
 

@@ -187,18 +187,43 @@ impl Vm {
     }
 
     /// The tests of a [`Walk`](Op::Walk) leg, as a bit set of [`WALK_TESTS`].
+    #[inline]
     pub(super) fn content_tests(&self, env: &Env, c: Cell, tests: u8) -> bool {
-        tests == 0
-            || WALK_TESTS.iter().enumerate().all(|(i, t)| {
-                tests & (1 << i) == 0
-                    || match t {
-                        Test::Empty => c.is_empty(),
-                        Test::NotEmpty => !c.is_empty(),
-                        Test::Enemy => self.is_enemy(env, c),
-                        Test::NotEnemy => !self.is_enemy(env, c),
-                        Test::Friend => self.is_friend(env, c),
-                        _ => !self.is_friend(env, c),
-                    }
-            })
+        if tests == 0 {
+            return true;
+        }
+        // Bits of WALK_TESTS: p P e E f F.
+        let passing: u8 = if c.is_empty() {
+            0b10_1001 // p E F
+        } else if self.is_friend(env, c) {
+            0b01_1010 // P E f
+        } else if self.is_enemy(env, c) {
+            0b10_0110 // P e F
+        } else {
+            0b10_1010 // P E F: a marked or neutral piece
+        };
+        tests & !passing == 0
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::notation::WALK_TESTS;
+
+    /// The bit sets of `content_tests` are the tests of `WALK_TESTS`.
+    #[test]
+    fn walk_test_bits_follow_the_test_order() {
+        assert_eq!(
+            WALK_TESTS,
+            [
+                Test::Empty,
+                Test::NotEmpty,
+                Test::Enemy,
+                Test::NotEnemy,
+                Test::Friend,
+                Test::NotFriend
+            ]
+        );
     }
 }

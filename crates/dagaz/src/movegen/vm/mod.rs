@@ -22,7 +22,7 @@ use super::attack;
 use crate::board::{Dir, Square};
 use crate::game::Game;
 use crate::game::extension::{Branch, HandlerContext};
-use crate::notation::{Op, Program, Test, WALK_HAND, WALK_MOVED, WALK_NOT_MOVED, WALK_TESTS};
+use crate::notation::{Op, Program, Test, WALK_HAND, WALK_MOVED, WALK_NOT_MOVED};
 use crate::position::{Cell, Change, NO_PIECE, Ply};
 use crate::position::{MoveHeader, MoveList};
 use emit::{Dedup, Simple};
@@ -202,18 +202,89 @@ impl Vm {
         out: &mut MoveList,
     ) -> Result<(), GenError> {
         let stack = env.game.board_kind == crate::board::BoardKind::Stack;
-        if prog.kernel.is_empty() || stack || !matches!(env.mode, Mode::Generate) {
+        if !prog.split || stack || !matches!(env.mode, Mode::Generate) {
             self.run_from(env, cells, prog, start, None, out, out.len())?;
             return Ok(());
         }
         let run_start = out.len();
-        self.run_kernel(env, cells, prog, start, out);
-        if let Some(rest) = &prog.rest {
+        if !prog.kernel.is_empty() {
+            self.run_kernel(env, cells, prog, start, out);
+        }
+        for rest in &prog.rest {
             // The rest's moves are the same piece's: duplicates are looked
             // for among the kernel's too.
-            self.run_from(env, cells, rest, start, None, out, run_start)?;
+            if self.guard_passes(env, cells, rest, start) {
+                self.run_from(env, cells, rest, start, None, out, run_start)?;
+            }
         }
         Ok(())
+    }
+
+    /// Whether the first instructions of `prog` (its guard: steps and
+    /// tests only) succeed for the piece on `start`, run as they would be
+    /// after the prologue lifts the piece. False means the program has no
+    /// moves here.
+    fn guard_passes(
+        &mut self,
+        env: &Env,
+        cells: &mut [Cell],
+        prog: &Program,
+        start: Square,
+    ) -> bool {
+        let piece = cells[start.index()];
+        if piece.is_empty() || piece.is_marked() {
+            return false;
+        }
+        let first = usize::from(prog.ops.first() == Some(&Op::Take));
+        let Some(guard) = prog.ops.get(first..first + prog.guard as usize) else {
+            return true;
+        };
+        if guard.is_empty() {
+            return true;
+        }
+        // The state after `^`: the piece in the hand, its square empty (and
+        // in the log, so that `a` and `s` see the board as it was).
+        self.reset(env, cells, prog, start, 0);
+        self.from = start.0;
+        self.hand = piece;
+        self.hand_is_mover = true;
+        self.log.push(Undo::Cell(start.0, piece));
+        cells[start.index()] = Cell::EMPTY;
+        let mut cursor = start;
+        let mut passes = true;
+        for op in guard {
+            passes = match *op {
+                Op::Step(d) => match env.game.topology.step(cursor, d) {
+                    Some(next) => {
+                        cursor = next;
+                        true
+                    }
+                    None => false,
+                },
+                Op::Test(t) => self.test(env, cells, cursor, t),
+                Op::IsType(t) => {
+                    let c = cells[cursor.index()];
+                    !c.is_empty() && env.game.cells.info(c).piece == t
+                }
+                Op::InZone(z) => env.game.zones.contains(z as usize, env.player, cursor),
+                Op::NavPush => {
+                    self.nav.push(cursor.0);
+                    true
+                }
+                Op::NavPop => {
+                    cursor = Square(self.nav.pop().unwrap_or(cursor.0));
+                    true
+                }
+                _ => true,
+            };
+            if !passes {
+                break;
+            }
+        }
+        cells[start.index()] = piece;
+        self.log.clear();
+        self.nav.clear();
+        passes
     }
 
     /// The kernel of `prog` for the piece on `start`: the state the
@@ -245,8 +316,7 @@ impl Vm {
                     self.ride(env, cells, dirs, start, priority, out);
                 }
                 Op::Walk { walk, priority } => {
-                    let legs = &prog.walks[walk as usize];
-                    self.walk(env, cells, prog, legs, start, start, priority, out);
+                    self.walk_op(env, cells, prog, walk, start, priority, out);
                 }
                 _ => {}
             }
@@ -453,8 +523,7 @@ impl Vm {
                 Op::Walk { walk, priority } => {
                     if self.pristine(cursor) && matches!(env.mode, Mode::Generate) && !self.stack {
                         self.unique = prog.unique_targets;
-                        let legs = &prog.walks[walk as usize];
-                        self.walk(env, cells, prog, legs, cursor, cursor, priority, out);
+                        self.walk_op(env, cells, prog, walk, cursor, priority, out);
                         self.unique = false;
                         false
                     } else {
@@ -718,6 +787,43 @@ impl Vm {
                     break;
                 }
                 sq = next;
+            }
+        }
+    }
+
+    /// `Walk` number `walk` of `prog` from `from`: through its table of
+    /// paths where it has one, else stepping the board.
+    #[allow(clippy::too_many_arguments)]
+    fn walk_op(
+        &mut self,
+        env: &Env,
+        cells: &[Cell],
+        prog: &Program,
+        walk: u16,
+        from: Square,
+        priority: u8,
+        out: &mut MoveList,
+    ) {
+        let legs = &prog.walks[walk as usize];
+        let Some(Some(paths)) = prog.walk_paths.get(walk as usize) else {
+            return self.walk(env, cells, prog, legs, from, from, priority, out);
+        };
+        let mut legs = legs.as_slice();
+        if let Some((&(WALK_HAND, tests), rest)) = legs.split_first() {
+            let moved = env.game.cells.info(self.hand).moved;
+            if (tests & WALK_NOT_MOVED != 0 && moved) || (tests & WALK_MOVED != 0 && !moved) {
+                return;
+            }
+            legs = rest;
+        }
+        for path in paths.from(from) {
+            let passes = path
+                .iter()
+                .zip(legs)
+                .all(|(sq, &(_, tests))| self.content_tests(env, cells[sq.index()], tests));
+            let to = path[path.len() - 1];
+            if passes && self.can_land(env, cells[to.index()]) {
+                self.emit_simple(env, cells, from, to, priority, out);
             }
         }
     }

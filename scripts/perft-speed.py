@@ -1,0 +1,111 @@
+#!/usr/bin/env python3
+"""Perft speed of every built-in game, for one `dagaz` binary or two side
+by side (a build before a change and one after), in one run.
+
+For each game (top-level names of `dagaz list`, or those given with
+--games) the script finds the depth at which perft from the setup takes
+at least --budget seconds with the first binary, then times both binaries
+at that depth, alternating, --rounds times, and keeps each one's best
+time. It prints a Markdown table: nodes, nodes per second of each binary
+and the ratio after / before. The node counts must agree.
+
+    python3 scripts/perft-speed.py BEFORE [AFTER] [--budget 0.3] [--rounds 3]
+
+The machines these run on are noisy virtual machines: compare the ratio
+column, measured in one run, rather than absolute figures across days.
+"""
+
+import argparse
+import re
+import subprocess
+import sys
+
+
+def perft(binary, game, depth, timeout):
+    """(nodes, seconds) of one perft run, or None if it failed or timed out."""
+    try:
+        out = subprocess.run(
+            [binary, "perft", game, str(depth)],
+            capture_output=True,
+            text=True,
+            timeout=timeout,
+        )
+    except subprocess.TimeoutExpired:
+        return None
+    if out.returncode != 0:
+        return None
+    nodes = re.search(r"^nodes (\d+)", out.stdout, re.M)
+    time = re.search(r"^time ([\d.]+) s", out.stdout, re.M)
+    if not nodes or not time:
+        return None
+    return int(nodes.group(1)), float(time.group(1))
+
+
+def games_of(binary):
+    listing = subprocess.run([binary, "list"], capture_output=True, text=True, check=True)
+    return [line.split()[0] for line in listing.stdout.splitlines() if line and not line[0].isspace()]
+
+
+def choose_depth(binary, game, budget, max_depth):
+    """The shallowest depth whose perft takes at least `budget` seconds."""
+    chosen = None
+    for depth in range(1, max_depth + 1):
+        run = perft(binary, game, depth, timeout=60 * budget + 30)
+        if run is None:
+            break
+        chosen = (depth, run)
+        if run[1] >= budget or run[0] == 0:
+            break
+    return chosen
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("before", help="the dagaz binary to measure (or the one before a change)")
+    ap.add_argument("after", nargs="?", help="a second dagaz binary, timed beside the first")
+    ap.add_argument("--budget", type=float, default=0.3, help="seconds a perft should take at least")
+    ap.add_argument("--rounds", type=int, default=3, help="runs per binary (the best counts)")
+    ap.add_argument("--games", help="comma-separated games (default: every built-in game)")
+    ap.add_argument("--max-depth", type=int, default=8)
+    args = ap.parse_args()
+
+    binaries = [args.before] + ([args.after] if args.after else [])
+    games = args.games.split(",") if args.games else games_of(args.before)
+    head = "| game | depth | nodes | " + " | ".join(
+        ["before n/s", "after n/s", "after / before"] if args.after else ["n/s"]
+    ) + " |"
+    print(head)
+    print("|" + "---|" * (head.count("|") - 1))
+    ratios = []
+    for game in games:
+        found = choose_depth(args.before, game, args.budget, args.max_depth)
+        if found is None:
+            print(f"| {game} | – | – | failed |", flush=True)
+            continue
+        depth, (nodes, _) = found
+        best = [float("inf")] * len(binaries)
+        for _ in range(args.rounds):
+            for i, binary in enumerate(binaries):
+                run = perft(binary, game, depth, timeout=600)
+                if run is None:
+                    sys.exit(f"{binary} failed on {game} at depth {depth}")
+                if run[0] != nodes:
+                    sys.exit(f"{game} depth {depth}: {binary} counts {run[0]}, expected {nodes}")
+                best[i] = min(best[i], max(run[1], 1e-6))
+        speeds = [nodes / t for t in best]
+        cells = [f"{s:,.0f}" for s in speeds]
+        if args.after:
+            ratio = speeds[1] / speeds[0]
+            ratios.append(ratio)
+            cells.append(f"{ratio:.2f}")
+        print(f"| {game} | {depth} | {nodes:,} | " + " | ".join(cells) + " |", flush=True)
+    if ratios:
+        ratios.sort()
+        print(
+            f"\n{len(ratios)} games; after / before: lowest {ratios[0]:.2f}, "
+            f"median {ratios[len(ratios) // 2]:.2f}, highest {ratios[-1]:.2f}"
+        )
+
+
+if __name__ == "__main__":
+    main()
