@@ -16,6 +16,7 @@
 use std::collections::HashMap;
 
 use super::Game;
+use super::extension::SquareTest;
 use crate::board::{Dir, DirKind};
 use crate::notation::{Op, Program, Test};
 
@@ -29,6 +30,9 @@ pub(crate) enum Cond {
     Friend,
     NotFriend,
     TypeIs(u16),
+    /// A piece (or the phantom) that is not of this type: a handler's
+    /// [`SquareTest::NotType`](crate::game::extension::SquareTest).
+    NotType(u16),
     Moved,
     NotMoved,
     InZone(u16),
@@ -231,6 +235,8 @@ fn root_conditions(conds: &[Cond], target: Target) -> Option<Vec<Cond>> {
             (Cond::Empty | Cond::Friend | Cond::NotEnemy, _) => return None,
             (Cond::TypeIs(t), Target::Piece(p)) if *t == p => {}
             (Cond::TypeIs(_), Target::Piece(_) | Target::Phantom) => return None,
+            (Cond::NotType(t), Target::Piece(p)) if *t == p => return None,
+            (Cond::NotType(_), Target::Piece(_) | Target::Phantom) => {}
             (Cond::Moved | Cond::NotMoved, Target::Phantom) => return None,
             (other, _) => out.push(*other),
         }
@@ -513,7 +519,11 @@ struct Analysis<'a> {
 impl<'a> Analysis<'a> {
     /// The program's capture patterns, or `None` if it cannot be analysed.
     fn run(game: &'a Game, prog: &'a Program) -> Option<Vec<Pattern>> {
-        let opaque_handler = |k: u8| !game.handler(k).is_some_and(|h| h.transparent_to_attacks());
+        let opaque_handler = |k: u8| {
+            !game
+                .handler(k)
+                .is_some_and(|h| h.transparent_to_attacks() || h.square_test(game).is_some())
+        };
         if prog.ops.iter().any(|op| match op {
             Op::Handler(k) => opaque_handler(*k),
             Op::Once(_) | Op::Iter { maximal: true, .. } => true,
@@ -697,21 +707,7 @@ impl<'a> Analysis<'a> {
                 }
                 Op::Next { slot, .. } => s.slots[slot as usize] != (Self::cursor(&s), s.effects),
                 Op::Test(t) => self.test(&mut s, t),
-                Op::IsType(t) => {
-                    let id = Self::cursor(&s);
-                    match Self::know(&s, id) {
-                        Know::Orig { empty: true, .. } | Know::Emptied => false,
-                        Know::Orig { .. } => {
-                            let p = s.ids.len() - 1;
-                            Self::add_cond(&mut s, p, Cond::TypeIs(t));
-                            true
-                        }
-                        Know::Own => {
-                            self.failed = true;
-                            false
-                        }
-                    }
-                }
+                Op::IsType(t) => self.type_test(&mut s, Cond::TypeIs(t)),
                 Op::InZone(z) => {
                     let p = s.ids.len() - 1;
                     Self::add_cond(&mut s, p, Cond::InZone(z));
@@ -734,9 +730,14 @@ impl<'a> Analysis<'a> {
                         }
                     }
                 }
-                // A handler that leaves attacks alone (gating) does nothing
-                // here; `run` let no other handler through.
-                Op::Handler(_) => true,
+                // A handler that tests the square is that test; one that
+                // leaves attacks alone (gating) does nothing here; `run` let
+                // no other handler through.
+                Op::Handler(k) => match self.game.handler(k).and_then(|h| h.square_test(self.game))
+                {
+                    Some(SquareTest::NotType(t)) => self.type_test(&mut s, Cond::NotType(t)),
+                    None => true,
+                },
                 Op::Once(_) => {
                     self.failed = true;
                     false
@@ -836,6 +837,24 @@ impl<'a> Analysis<'a> {
         s.hand = Hand::Empty;
         s.effects += 1;
         true
+    }
+
+    /// `=Name` (or a handler's test of the type): only an original piece
+    /// can pass; the condition goes on the cursor's point.
+    fn type_test(&mut self, s: &mut State, cond: Cond) -> bool {
+        let id = Self::cursor(s);
+        match Self::know(s, id) {
+            Know::Orig { empty: true, .. } | Know::Emptied => false,
+            Know::Orig { .. } => {
+                let p = s.ids.len() - 1;
+                Self::add_cond(s, p, cond);
+                true
+            }
+            Know::Own => {
+                self.failed = true;
+                false
+            }
+        }
     }
 
     fn test(&mut self, s: &mut State, t: Test) -> bool {

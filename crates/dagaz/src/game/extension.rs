@@ -132,6 +132,25 @@ pub trait Handler: Send + Sync {
     fn transparent_to_attacks(&self) -> bool {
         false
     }
+
+    /// For a handler that only tests the cursor's square, and continues
+    /// there without effects exactly when the test passes: the test, so
+    /// that attack detection can read the programs that call it (and keep
+    /// its fast tables). `None` for every other handler.
+    fn square_test(&self, game: &Game) -> Option<SquareTest> {
+        let _ = game;
+        None
+    }
+}
+
+/// A test of one square that a handler may stand for
+/// ([`Handler::square_test`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SquareTest {
+    /// The square holds a piece, of either side, that is not of this type
+    /// (or the stand-in for "some piece" that attack questions put on an
+    /// empty square, which is of no type).
+    NotType(u16),
 }
 
 /// Rust code that decides when a game is over, before the goals of the

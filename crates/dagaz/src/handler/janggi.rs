@@ -19,6 +19,7 @@ use std::sync::Arc;
 
 use super::{Branch, EndRule, Handler, HandlerContext, HandlerRegistry};
 use crate::board::Square;
+use crate::game::extension::SquareTest;
 use crate::game::{Game, GameResult};
 use crate::position::{MoveHeader, MoveList};
 use crate::position::{NO_PIECE, Ply, Position};
@@ -37,6 +38,11 @@ pub(super) fn with_argument(name: &str) -> Option<Arc<dyn Handler>> {
 struct NotPiece(String);
 
 impl Handler for NotPiece {
+    fn square_test(&self, game: &Game) -> Option<SquareTest> {
+        let t = game.pieces.iter().position(|p| p.name == self.0)?;
+        Some(SquareTest::NotType(t as u16))
+    }
+
     fn call(&self, ctx: &HandlerContext, out: &mut Vec<Branch>) {
         // The phantom that stands in for "some piece" when attacks on an
         // empty square are asked about is of no type: it is not one.

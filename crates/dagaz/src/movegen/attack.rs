@@ -463,6 +463,7 @@ impl AttackTable {
                 Cond::Friend => piece && info.owner as usize == by,
                 Cond::NotFriend => !(piece && info.owner as usize == by),
                 Cond::TypeIs(t) => !c.is_empty() && info.piece == t,
+                Cond::NotType(t) => !c.is_empty() && (info.phantom || info.piece != t),
                 Cond::Moved => piece && info.piece != NO_PIECE && info.moved,
                 Cond::NotMoved => piece && info.piece != NO_PIECE && !info.moved,
                 Cond::InZone(z) => game.zones.contains(z as usize, by, sq),
@@ -586,6 +587,18 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// The janggi cannon's `not_piece:Cannon` handler stands for a test of
+    /// the square, so the tables read its program: no piece of janggi is
+    /// left to run forwards.
+    #[test]
+    fn janggi_cannons_are_read_by_the_tables() {
+        let game = load_game("janggi").unwrap();
+        for by in 0..2 {
+            assert!(game.attacks.fallback_types(by).is_empty());
+        }
+        assert!(game.attacks.local);
     }
 
     #[test]
