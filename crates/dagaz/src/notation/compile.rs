@@ -586,20 +586,31 @@ impl<'a, 'b> ProgramBuilder<'a, 'b> {
     /// [`WalkPaths::LIMIT`] entries.
     fn walk_paths(&self, legs: &[(u16, u8)]) -> Option<WalkPaths> {
         let topo = self.ctx.topology;
-        let lists: Vec<&[Dir]> = legs
+        let steps: Vec<(&[Dir], u8)> = legs
             .iter()
             .filter(|(list, _)| *list != WALK_HAND)
-            .map(|(list, _)| self.prog.dir_lists[*list as usize].as_slice())
+            .map(|(list, tests)| (self.prog.dir_lists[*list as usize].as_slice(), *tests))
+            .collect();
+        let lists: Vec<&[Dir]> = steps.iter().map(|(dirs, _)| *dirs).collect();
+        // Squares without tests need not be kept, but for the landing one.
+        let kept: Vec<usize> = (0..steps.len())
+            .filter(|&i| steps[i].1 != 0 || i + 1 == steps.len())
             .collect();
         let mut table = WalkPaths {
-            legs: lists.len(),
+            legs: kept.len(),
+            tests: kept.iter().map(|&i| steps[i].1).collect(),
             starts: Vec::with_capacity(topo.len() + 1),
             squares: Vec::new(),
         };
         let mut path = Vec::with_capacity(lists.len());
+        let mut all = Vec::new();
         for sq in topo.squares() {
             table.starts.push(table.squares.len() as u32);
-            extend_paths(topo, &lists, sq, &mut path, &mut table.squares);
+            all.clear();
+            extend_paths(topo, &lists, sq, &mut path, &mut all);
+            for full in all.chunks_exact(lists.len()) {
+                table.squares.extend(kept.iter().map(|&i| full[i]));
+            }
             if table.squares.len() > WalkPaths::LIMIT {
                 return None;
             }

@@ -167,13 +167,16 @@ pub const WALK_TESTS: [Test; 6] = [
     Test::NotFriend,
 ];
 
-/// The paths of one walk from every square: for each path, the square
-/// each of its stepping legs reaches (a leg that tests the piece in the
-/// hand reaches none), in the order the legs' directions are tried.
+/// The paths of one walk from every square: for each path, the squares
+/// its stepping legs reach that carry tests (a leg that tests the piece in
+/// the hand reaches none), in the order the legs' directions are tried.
+/// The last square of a path is where the piece lands.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct WalkPaths {
-    /// Stepping legs per path.
+    /// Squares kept per path.
     pub legs: usize,
+    /// The content tests (bits of [`WALK_TESTS`]) of each kept square.
+    pub tests: Vec<u8>,
     /// Per square, where its paths start in `squares` (one more entry than
     /// squares).
     pub starts: Vec<u32>,

@@ -808,19 +808,17 @@ impl Vm {
         let Some(Some(paths)) = prog.walk_paths.get(walk as usize) else {
             return self.walk(env, cells, prog, legs, from, from, priority, out);
         };
-        let mut legs = legs.as_slice();
-        if let Some((&(WALK_HAND, tests), rest)) = legs.split_first() {
+        if let Some(&(WALK_HAND, tests)) = legs.first() {
             let moved = env.game.cells.info(self.hand).moved;
             if (tests & WALK_NOT_MOVED != 0 && moved) || (tests & WALK_MOVED != 0 && !moved) {
                 return;
             }
-            legs = rest;
         }
         for path in paths.from(from) {
             let passes = path
                 .iter()
-                .zip(legs)
-                .all(|(sq, &(_, tests))| self.content_tests(env, cells[sq.index()], tests));
+                .zip(&paths.tests)
+                .all(|(sq, &tests)| self.content_tests(env, cells[sq.index()], tests));
             let to = path[path.len() - 1];
             if passes && self.can_land(env, cells[to.index()]) {
                 self.emit_simple(env, cells, from, to, priority, out);
