@@ -10,6 +10,19 @@ use crate::game::attacks::{AttackTable, Cond, EDGE_EMPTY, EDGE_FREE, EDGE_OCCUPI
 use crate::game::{Game, RoyalCheck};
 use crate::position::{Cell, MoveList, NO_PIECE, Ply, Position, squares_of};
 
+/// `l`, `t` and their negations as attack conditions: where the moves
+/// since `by` last moved started or ended.
+#[cold]
+fn last_move_holds(cond: Cond, history: &[Ply], by: usize, sq: Square) -> bool {
+    let start = matches!(cond, Cond::LastStart | Cond::NotLastStart);
+    let hit = history
+        .iter()
+        .rev()
+        .take_while(|p| p.player as usize != by)
+        .any(|p| (if start { p.from } else { p.to }) == Some(sq));
+    hit == matches!(cond, Cond::LastStart | Cond::LastEnd)
+}
+
 /// True if a piece of `by` could capture a piece `hypo` standing on
 /// `target`. `exclude` is a square whose piece does not count (the moving
 /// piece, for "protected by the mover's other pieces").
@@ -442,6 +455,7 @@ impl AttackTable {
         false
     }
 
+    #[inline]
     fn conds_hold(
         &self,
         game: &Game,
@@ -451,32 +465,33 @@ impl AttackTable {
         list: u16,
         sq: Square,
     ) -> bool {
-        let info = game.cells.info(c);
         let piece = !c.is_empty() && !c.is_marked();
-        self.cond_lists[list as usize]
-            .iter()
-            .all(|cond| match *cond {
+        let info = || game.cells.info(c);
+        for cond in &self.cond_lists[list as usize] {
+            let holds = match *cond {
                 Cond::Empty => c.is_empty(),
                 Cond::NotEmpty => !c.is_empty(),
-                Cond::Enemy => piece && info.owner as usize != by,
-                Cond::NotEnemy => !(piece && info.owner as usize != by),
-                Cond::Friend => piece && info.owner as usize == by,
-                Cond::NotFriend => !(piece && info.owner as usize == by),
-                Cond::TypeIs(t) => !c.is_empty() && info.piece == t,
-                Cond::NotType(t) => !c.is_empty() && (info.phantom || info.piece != t),
-                Cond::Moved => piece && info.piece != NO_PIECE && info.moved,
-                Cond::NotMoved => piece && info.piece != NO_PIECE && !info.moved,
-                Cond::InZone(z) => game.zones.contains(z as usize, by, sq),
-                Cond::LastStart | Cond::LastEnd | Cond::NotLastStart | Cond::NotLastEnd => {
-                    let start = matches!(cond, Cond::LastStart | Cond::NotLastStart);
-                    let hit = history
-                        .iter()
-                        .rev()
-                        .take_while(|p| p.player as usize != by)
-                        .any(|p| (if start { p.from } else { p.to }) == Some(sq));
-                    hit == matches!(cond, Cond::LastStart | Cond::LastEnd)
+                Cond::Enemy => piece && info().owner as usize != by,
+                Cond::NotEnemy => !(piece && info().owner as usize != by),
+                Cond::Friend => piece && info().owner as usize == by,
+                Cond::NotFriend => !(piece && info().owner as usize == by),
+                Cond::TypeIs(t) => !c.is_empty() && info().piece == t,
+                Cond::NotType(t) => {
+                    !c.is_empty() && {
+                        let i = info();
+                        i.phantom || i.piece != t
+                    }
                 }
-            })
+                Cond::Moved => piece && info().piece != NO_PIECE && info().moved,
+                Cond::NotMoved => piece && info().piece != NO_PIECE && !info().moved,
+                Cond::InZone(z) => game.zones.contains(z as usize, by, sq),
+                _ => last_move_holds(*cond, history, by, sq),
+            };
+            if !holds {
+                return false;
+            }
+        }
+        true
     }
 }
 
