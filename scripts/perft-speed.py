@@ -3,13 +3,13 @@
 by side (a build before a change and one after), in one run.
 
 For each game (top-level names of `dagaz list`, or those given with
---games) the script finds the depth at which perft from the setup takes
-at least --budget seconds with the first binary, then times both binaries
+--games) the script finds the deepest depth at which perft from the setup
+takes at most --budget seconds with the first binary, then times both binaries
 at that depth, alternating, --rounds times, and keeps each one's best
 time. It prints a Markdown table: nodes, nodes per second of each binary
 and the ratio after / before. The node counts must agree.
 
-    python3 scripts/perft-speed.py BEFORE [AFTER] [--budget 0.3] [--rounds 3]
+    python3 scripts/perft-speed.py BEFORE [AFTER] [--budget 1.0] [--rounds 3]
 
 The machines these run on are noisy virtual machines: compare the ratio
 column, measured in one run, rather than absolute figures across days.
@@ -47,14 +47,17 @@ def games_of(binary):
 
 
 def choose_depth(binary, game, budget, max_depth):
-    """The shallowest depth whose perft takes at least `budget` seconds."""
+    """The deepest depth whose perft takes at most `budget` seconds (at
+    least depth 1), with its count and time."""
     chosen = None
     for depth in range(1, max_depth + 1):
-        run = perft(binary, game, depth, timeout=60 * budget + 30)
-        if run is None:
+        run = perft(binary, game, depth, timeout=10 * budget + 30)
+        if run is None or (chosen is not None and run[1] > budget):
             break
         chosen = (depth, run)
-        if run[1] >= budget or run[0] == 0:
+        if run[0] == 0 or run[1] * 4 > budget:
+            # The next depth would take more than the budget (a branching
+            # factor of at least 4).
             break
     return chosen
 
@@ -63,7 +66,7 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("before", help="the dagaz binary to measure (or the one before a change)")
     ap.add_argument("after", nargs="?", help="a second dagaz binary, timed beside the first")
-    ap.add_argument("--budget", type=float, default=0.3, help="seconds a perft should take at least")
+    ap.add_argument("--budget", type=float, default=1.0, help="seconds a perft may take at most")
     ap.add_argument("--rounds", type=int, default=3, help="runs per binary (the best counts)")
     ap.add_argument("--games", help="comma-separated games (default: every built-in game)")
     ap.add_argument("--max-depth", type=int, default=8)

@@ -384,19 +384,22 @@ impl<'a, 'b> ProgramBuilder<'a, 'b> {
             .copied()
             .collect::<Vec<Op>>();
         // Split generation pays where a kernel runs without the
-        // interpreter, or where an alternative can be ruled out by the
-        // tests it starts with.
-        let rest = flat[fused..]
-            .iter()
-            .map(|alt| {
-                ProgramBuilder::new(self.ctx, self.map)
-                    .finish(std::slice::from_ref(alt), prologue_take)
-            })
-            .collect::<Result<Vec<Program>, NotationError>>()?;
-        if fused > 0 || rest.iter().any(|p| p.guard > 0) {
-            self.prog.split = true;
-            self.prog.kernel = leading;
-            self.prog.rest = rest;
+        // interpreter and every alternative after it can be ruled out by
+        // the tests it starts with. Otherwise the interpreter runs the
+        // whole program once: that costs less than a run per alternative.
+        if fused > 0 {
+            let rest = flat[fused..]
+                .iter()
+                .map(|alt| {
+                    ProgramBuilder::new(self.ctx, self.map)
+                        .finish(std::slice::from_ref(alt), prologue_take)
+                })
+                .collect::<Result<Vec<Program>, NotationError>>()?;
+            if rest.iter().all(|p| p.guard > 0) {
+                self.prog.rest = rest;
+                self.prog.split = true;
+                self.prog.kernel = leading;
+            }
         }
         Ok(self.prog)
     }

@@ -243,8 +243,11 @@ impl Vm {
             return true;
         }
         // The state after `^`: the piece in the hand, its square empty (and
-        // in the log, so that `a` and `s` see the board as it was).
-        self.reset(env, cells, prog, start, 0);
+        // in the log, so that `a` and `s` see the board as it was). The
+        // tests of a guard read nothing else of the machine's state.
+        self.log.clear();
+        self.nav.clear();
+        self.lt_ref = NONE;
         self.from = start.0;
         self.hand = piece;
         self.hand_is_mover = true;
@@ -587,6 +590,7 @@ impl Vm {
         true
     }
 
+    #[inline(always)]
     fn reset(&mut self, env: &Env, cells: &[Cell], prog: &Program, start: Square, out_len: usize) {
         self.frames.clear();
         self.log.clear();
