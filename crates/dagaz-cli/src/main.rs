@@ -23,6 +23,7 @@ macro_rules! prompt {
     }};
 }
 
+mod external;
 mod matches;
 mod perft;
 mod play;
@@ -311,10 +312,9 @@ fn main() -> ExitCode {
             save,
         } => load(&game).and_then(|g| {
             let spec = matches::MatchSpec {
-                a: a.parse()
-                    .map_err(|e: dagaz::ai::EngineError| e.to_string())?,
-                b: b.parse()
-                    .map_err(|e: dagaz::ai::EngineError| e.to_string())?,
+                game_name: game.clone(),
+                a: matches::Contender::parse(&a)?,
+                b: matches::Contender::parse(&b)?,
                 games,
                 threads,
                 seed,

@@ -1,6 +1,7 @@
 //! `dagaz match`: two engines play a series of games with alternating
 //! colours; a progress bar, running results, the Elo difference with its
-//! margin, and optionally the game records.
+//! margin, and optionally the game records. Either engine may be an
+//! external program (`external`).
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU32, Ordering};
@@ -9,13 +10,54 @@ use std::sync::mpsc;
 use indicatif::{ProgressBar, ProgressStyle};
 
 use dagaz::ai::Engine;
-use dagaz::ai::arena::{GameSetup, Record, Tally, play_game, write_record};
+use dagaz::ai::arena::{GameSetup, Player, Record, Tally, play_between, write_record};
 use dagaz::game::{Game, GameResult};
+
+use crate::external::{External, ExternalSpec};
+
+/// One side of a match: a built-in engine or an external program.
+#[derive(Clone, Debug)]
+pub enum Contender {
+    Builtin(Engine),
+    External(ExternalSpec),
+}
+
+impl Contender {
+    /// Reads an engine spec: `ab:1s`, `mcts:5000n`, `random`, or
+    /// `uci:PATH…`/`usi:PATH…` (see `external`).
+    pub fn parse(spec: &str) -> Result<Contender, String> {
+        match ExternalSpec::parse(spec) {
+            Some(external) => external.map(Contender::External),
+            None => spec
+                .parse()
+                .map(Contender::Builtin)
+                .map_err(|e: dagaz::ai::EngineError| e.to_string()),
+        }
+    }
+
+    fn name(&self) -> String {
+        match self {
+            Contender::Builtin(e) => e.to_string(),
+            Contender::External(x) => x.name(),
+        }
+    }
+
+    /// A player for one worker thread (an external program is started
+    /// once per thread and plays all of its games).
+    fn player(&self, game: &str) -> Result<Box<dyn Player>, String> {
+        Ok(match self {
+            Contender::Builtin(e) => Box::new(*e),
+            Contender::External(x) => Box::new(External::start(x, game)?),
+        })
+    }
+}
 
 /// The settings of a match.
 pub struct MatchSpec {
-    pub a: Engine,
-    pub b: Engine,
+    /// The name the game was loaded by (external engines are told it).
+    pub game_name: String,
+    pub a: Contender,
+    pub b: Contender,
     pub games: u32,
     pub threads: usize,
     pub seed: u64,
@@ -47,6 +89,17 @@ pub fn run(game: &Arc<Game>, spec: &MatchSpec) -> Result<(), String> {
             let tx = tx.clone();
             let next = &next;
             scope.spawn(move || {
+                let players = spec
+                    .a
+                    .player(&spec.game_name)
+                    .and_then(|a| Ok((a, spec.b.player(&spec.game_name)?)));
+                let (mut a, mut b) = match players {
+                    Ok(p) => p,
+                    Err(e) => {
+                        let _ = tx.send(Err(e));
+                        return;
+                    }
+                };
                 loop {
                     let i = next.fetch_add(1, Ordering::Relaxed);
                     if i >= spec.games {
@@ -54,19 +107,21 @@ pub fn run(game: &Arc<Game>, spec: &MatchSpec) -> Result<(), String> {
                     }
                     let a_first = i.is_multiple_of(2);
                     let setup = GameSetup {
-                        engines: if a_first {
-                            [spec.a, spec.b]
-                        } else {
-                            [spec.b, spec.a]
-                        },
+                        engines: [Engine::Random; 2],
                         opening_plies: spec.openings,
                         max_plies: spec.max_plies,
                         seed: spec.seed.wrapping_mul(1_000_003).wrapping_add(i as u64),
                     };
-                    let result = play_game(game, &setup)
+                    let mut players: [&mut dyn Player; 2] = if a_first {
+                        [a.as_mut(), b.as_mut()]
+                    } else {
+                        [b.as_mut(), a.as_mut()]
+                    };
+                    let result = play_between(game, &mut players, &setup)
                         .map(|r| (i, r))
                         .map_err(|e| e.to_string());
-                    if tx.send(result).is_err() {
+                    let failed = result.is_err();
+                    if tx.send(result).is_err() || failed {
                         return;
                     }
                 }
@@ -98,7 +153,12 @@ pub fn run(game: &Arc<Game>, spec: &MatchSpec) -> Result<(), String> {
     })?;
     bar.finish_and_clear();
     let (elo, margin) = tally.elo();
-    say!("A = {}, B = {}, game {}", spec.a, spec.b, game.name);
+    say!(
+        "A = {}, B = {}, game {}",
+        spec.a.name(),
+        spec.b.name(),
+        game.name
+    );
     say!(
         "result: A {} wins, B {} wins, {} draws; A scores {:.1}%",
         tally.a,
@@ -116,7 +176,7 @@ pub fn run(game: &Arc<Game>, spec: &MatchSpec) -> Result<(), String> {
     }
     if let Some(path) = &spec.save {
         records.sort_by_key(|(i, _)| *i);
-        let names = [spec.a.to_string(), spec.b.to_string()];
+        let names = [spec.a.name(), spec.b.name()];
         let text: String = records
             .iter()
             .map(|(i, r)| write_record(game, r, i % 2 == 0, [&names[0], &names[1]], i + 1))

@@ -213,6 +213,43 @@ fn analyse_prints_move_score_depth_and_line() {
     assert!(out.contains("depth 1") && out.contains("pv a1a8"), "{out}");
 }
 
+/// An external engine over UCI: dagaz's own `uci` front end, started by
+/// the match as any other program would be.
+#[test]
+fn match_against_an_external_uci_engine() {
+    let engine = format!("uci:{} uci@d1", env!("CARGO_BIN_EXE_dagaz"));
+    let o = dagaz(
+        &[
+            "match", "chess", "--a", "random", "--b", &engine, "--games", "2",
+        ],
+        "",
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(out.contains(&format!("B = {engine}")), "{out}");
+    assert!(out.contains("result: A "), "{out}");
+    // A program that never answers the handshake is reported, bounded.
+    let o = dagaz(
+        &[
+            "match",
+            "chess",
+            "--a",
+            "random",
+            "--b",
+            "uci:/nonexistent/engine",
+            "--games",
+            "1",
+        ],
+        "",
+    );
+    assert!(!o.status.success());
+    assert!(
+        stderr(&o).contains("cannot start /nonexistent/engine"),
+        "{}",
+        stderr(&o)
+    );
+}
+
 #[test]
 fn match_prints_running_results_and_elo() {
     let dir = std::env::temp_dir().join(format!("dagaz-match-{}", std::process::id()));

@@ -31,40 +31,118 @@ pub struct Record {
     pub result: GameResult,
 }
 
-/// Plays one game from the setup position.
+/// Whoever chooses one side's moves in a match game: a built-in
+/// [`Engine`], or a program spoken to over an engine protocol (the
+/// command-line front end's external engines).
+pub trait Player {
+    /// Called before each game.
+    fn new_game(&mut self, game: &Game) -> Result<(), PlayerError> {
+        let _ = game;
+        Ok(())
+    }
+
+    /// The move of the side to move in `session` (a game in progress), as
+    /// an index into `session.legal_texts()`; `None` if the player
+    /// resigns or has nothing to play.
+    fn choose(&mut self, session: &Session, rng: &mut StdRng)
+    -> Result<Option<usize>, PlayerError>;
+}
+
+/// Why a player could not move.
+#[derive(Debug, thiserror::Error)]
+pub enum PlayerError {
+    #[error(transparent)]
+    Generation(#[from] GenError),
+    /// The player answered with a move that is not legal here: it loses
+    /// the game.
+    #[error("{player} played {text}, which is not a legal move here")]
+    Illegal { player: String, text: String },
+    /// The player could not be asked (an external program died, timed out
+    /// or spoke nonsense): the match stops.
+    #[error("{0}")]
+    Failed(String),
+}
+
+impl Player for Engine {
+    fn choose(
+        &mut self,
+        session: &Session,
+        rng: &mut StdRng,
+    ) -> Result<Option<usize>, PlayerError> {
+        let game = session.game();
+        let mut pos = session.position_copy();
+        let Some(choice) = choose(game, &mut pos, *self, rng)? else {
+            return Ok(None);
+        };
+        Ok(session.index_of(choice.mv.as_ref()))
+    }
+}
+
+/// Plays one game between built-in engines from the setup position.
 pub fn play_game(game: &Arc<Game>, setup: &GameSetup) -> Result<Record, GenError> {
+    let [mut first, mut second] = setup.engines;
+    let mut players: [&mut dyn Player; 2] = [&mut first, &mut second];
+    play_between(game, &mut players, setup).map_err(|e| match e {
+        PlayerError::Generation(g) => g,
+        other => unreachable!("built-in engines choose among the legal moves: {other}"),
+    })
+}
+
+/// Plays one game between `players` (in turn order) from the setup
+/// position; `setup.engines` is not used. A player that answers with an
+/// illegal move loses the game.
+pub fn play_between(
+    game: &Arc<Game>,
+    players: &mut [&mut dyn Player; 2],
+    setup: &GameSetup,
+) -> Result<Record, PlayerError> {
     let mut rng = StdRng::seed_from_u64(setup.seed);
     let mut session = Session::new(game.clone())?;
+    for p in players.iter_mut() {
+        p.new_game(game)?;
+    }
+    let record = |session: &Session, result: GameResult| Record {
+        moves: session.texts().to_vec(),
+        result,
+    };
     for ply in 0..setup.max_plies {
         if let Some(result) = session.result() {
-            return Ok(Record {
-                moves: session.texts().to_vec(),
-                result: result.clone(),
-            });
+            return Ok(record(&session, result.clone()));
         }
-        let engine = if ply < setup.opening_plies {
-            Engine::Random
+        let side = session.side() % 2;
+        let choice = if ply < setup.opening_plies {
+            Engine::Random.choose(&session, &mut rng)
         } else {
-            setup.engines[session.side() % 2]
+            players[side].choose(&session, &mut rng)
         };
-        let mut pos = session.position_copy();
-        let Some(choice) = choose(game, &mut pos, engine, &mut rng)? else {
-            break;
+        let index = match choice {
+            Ok(Some(index)) => index,
+            Ok(None) => break,
+            Err(PlayerError::Illegal { player, text }) => {
+                let reason = format!("{player} played the illegal move {text}");
+                return Ok(record(&session, forfeit(side, reason)));
+            }
+            Err(e) => return Err(e),
         };
-        let index = session
-            .index_of(choice.mv.as_ref())
-            .expect("engines choose among the legal moves");
         session.play(index).map_err(|e| match e {
-            SessionError::Generation(g) => g,
-            other => unreachable!("a legal move of a game in progress: {other}"),
+            SessionError::Generation(g) => PlayerError::Generation(g),
+            other => PlayerError::Failed(format!("a chosen move was refused: {other}")),
         })?;
     }
-    Ok(Record {
-        moves: session.texts().to_vec(),
-        result: GameResult::Draw {
+    Ok(record(
+        &session,
+        GameResult::Draw {
             reason: format!("move limit of {} plies", setup.max_plies),
         },
-    })
+    ))
+}
+
+/// The result of a game lost by `loser` for `reason`.
+fn forfeit(loser: usize, reason: String) -> GameResult {
+    GameResult::Win {
+        winner: 1 - loser,
+        reason,
+    }
 }
 
 /// Running totals of a match between engine A and engine B.

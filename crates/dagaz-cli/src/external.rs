@@ -1,0 +1,371 @@
+//! External engines as match players: a program spoken to over UCI or USI
+//! (`dagaz match chess --a ab:1s --b uci:fairy-stockfish@0.1s`).
+//!
+//! A spec is `uci:PATH` or `usi:PATH` (the program, and after spaces its
+//! arguments: `uci:dagaz uci` plays against dagaz's own protocol
+//! front end), then optionally `@LIMIT` (`1s`,
+//! `200ms`, `d8`, `5000n`: `go movetime`, `go depth`, `go nodes`; one
+//! second a move if none is given) and `,Name=Value` options sent with
+//! `setoption` (`uci:fairy-stockfish@0.1s,Skill Level=5`). The game is
+//! chosen with the protocol's variant option (`UCI_Variant`, `USI_Variant`)
+//! when the engine offers it, by Fairy-Stockfish's name for the game.
+//! Every wait on the program is bounded: a program that does not answer in
+//! time, dies, or plays an illegal move is reported.
+
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
+use std::time::{Duration, Instant};
+
+use rand::rngs::StdRng;
+
+use dagaz::ai::arena::{Player, PlayerError};
+use dagaz::game::Game;
+use dagaz::session::Session;
+
+use crate::protocol::uci_text;
+
+/// How long a program may take to start and answer `uci`/`isready`.
+const HANDSHAKE: Duration = Duration::from_secs(20);
+/// Extra time a program may take beyond its move's limit.
+const GRACE: Duration = Duration::from_secs(10);
+
+/// The protocol an external engine speaks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Protocol {
+    Uci,
+    Usi,
+}
+
+/// What `go` asks of the engine each move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum GoLimit {
+    MoveTime(Duration),
+    Depth(u32),
+    Nodes(u64),
+}
+
+/// An external engine as named on the command line.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ExternalSpec {
+    pub protocol: Protocol,
+    pub path: String,
+    pub limit: GoLimit,
+    pub options: Vec<(String, String)>,
+}
+
+impl ExternalSpec {
+    /// Reads `uci:PATH[@LIMIT][,Name=Value…]` (or `usi:`); `None` if the
+    /// spec names no external engine, an error if it does but is wrong.
+    pub fn parse(spec: &str) -> Option<Result<ExternalSpec, String>> {
+        let (protocol, rest) = if let Some(rest) = spec.strip_prefix("uci:") {
+            (Protocol::Uci, rest)
+        } else if let Some(rest) = spec.strip_prefix("usi:") {
+            (Protocol::Usi, rest)
+        } else {
+            return None;
+        };
+        Some(Self::parse_rest(protocol, rest).map_err(|why| format!("bad engine '{spec}': {why}")))
+    }
+
+    fn parse_rest(protocol: Protocol, rest: &str) -> Result<ExternalSpec, String> {
+        let mut parts = rest.split(',');
+        let head = parts.next().unwrap_or_default();
+        let (path, limit) = match head.rsplit_once('@') {
+            Some((path, limit)) => (path, parse_limit(limit)?),
+            None => (head, GoLimit::MoveTime(Duration::from_secs(1))),
+        };
+        if path.trim().is_empty() {
+            return Err("no program named (e.g. uci:fairy-stockfish)".into());
+        }
+        let options = parts
+            .map(|o| match o.split_once('=') {
+                Some((k, v)) if !k.trim().is_empty() => Ok((k.trim().to_string(), v.to_string())),
+                _ => Err(format!("option '{o}' is not Name=Value")),
+            })
+            .collect::<Result<Vec<_>, String>>()?;
+        Ok(ExternalSpec {
+            protocol,
+            path: path.to_string(),
+            limit,
+            options,
+        })
+    }
+
+    /// The spec as it was written, for results and records.
+    pub fn name(&self) -> String {
+        let word = match self.protocol {
+            Protocol::Uci => "uci",
+            Protocol::Usi => "usi",
+        };
+        let limit = match self.limit {
+            GoLimit::MoveTime(t) => format!("{}ms", t.as_millis()),
+            GoLimit::Depth(d) => format!("d{d}"),
+            GoLimit::Nodes(n) => format!("{n}n"),
+        };
+        let mut name = format!("{word}:{}@{limit}", self.path);
+        for (k, v) in &self.options {
+            name += &format!(",{k}={v}");
+        }
+        name
+    }
+}
+
+fn parse_limit(text: &str) -> Result<GoLimit, String> {
+    let bad = || format!("unknown limit '{text}' (try 1s, 200ms, d8, 5000n)");
+    let number = |s: &str| s.parse::<f64>().ok().filter(|v| v.is_finite() && *v > 0.0);
+    if let Some(ms) = text.strip_suffix("ms") {
+        return number(ms)
+            .map(|v| GoLimit::MoveTime(Duration::from_secs_f64(v / 1000.0)))
+            .ok_or_else(bad);
+    }
+    if let Some(s) = text.strip_suffix('s') {
+        return number(s)
+            .filter(|v| *v <= 3600.0)
+            .map(|v| GoLimit::MoveTime(Duration::from_secs_f64(v)))
+            .ok_or_else(bad);
+    }
+    if let Some(d) = text.strip_prefix('d') {
+        return d
+            .parse()
+            .ok()
+            .filter(|d| (1..=64).contains(d))
+            .map(GoLimit::Depth)
+            .ok_or_else(bad);
+    }
+    if let Some(n) = text.strip_suffix('n') {
+        return n
+            .parse()
+            .ok()
+            .filter(|n| *n > 0)
+            .map(GoLimit::Nodes)
+            .ok_or_else(bad);
+    }
+    Err(bad())
+}
+
+/// A running external engine.
+pub struct External {
+    spec: ExternalSpec,
+    /// Fairy-Stockfish's name of the game (the variant option's value).
+    variant: String,
+    child: Child,
+    stdin: ChildStdin,
+    lines: Receiver<String>,
+    /// The engine offers the protocol's variant option.
+    has_variant_option: bool,
+}
+
+impl External {
+    /// Starts the program and shakes hands; `game` is the name the game
+    /// was loaded by.
+    pub fn start(spec: &ExternalSpec, game: &str) -> Result<External, String> {
+        let mut words = spec.path.split_whitespace();
+        let program = words.next().unwrap_or_default();
+        let mut child = Command::new(program)
+            .args(words)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .map_err(|e| format!("cannot start {}: {e}", spec.path))?;
+        let stdin = child.stdin.take().ok_or("no stdin")?;
+        let stdout = child.stdout.take().ok_or("no stdout")?;
+        let (tx, lines) = channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                let Ok(line) = line else { break };
+                if tx.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        let variant = dagaz::load::library::fairy_stockfish_names()
+            .into_iter()
+            .find(|(_, ours)| *ours == game)
+            .map_or_else(|| game.to_string(), |(theirs, _)| theirs.to_string());
+        let mut engine = External {
+            spec: spec.clone(),
+            variant,
+            child,
+            stdin,
+            lines,
+            has_variant_option: false,
+        };
+        engine.handshake()?;
+        Ok(engine)
+    }
+
+    fn handshake(&mut self) -> Result<(), String> {
+        let (hello, ok, option) = match self.spec.protocol {
+            Protocol::Uci => ("uci", "uciok", "UCI_Variant"),
+            Protocol::Usi => ("usi", "usiok", "USI_Variant"),
+        };
+        self.send(hello)?;
+        let deadline = Instant::now() + HANDSHAKE;
+        loop {
+            let line = self.read_line(deadline)?;
+            if line.starts_with(&format!("option name {option} ")) {
+                self.has_variant_option = true;
+            }
+            if line.trim() == ok {
+                break;
+            }
+        }
+        for (name, value) in self.spec.options.clone() {
+            self.send(&format!("setoption name {name} value {value}"))?;
+        }
+        if self.has_variant_option {
+            self.send(&format!("setoption name {option} value {}", self.variant))?;
+        }
+        self.ready()
+    }
+
+    fn ready(&mut self) -> Result<(), String> {
+        self.send("isready")?;
+        let deadline = Instant::now() + HANDSHAKE;
+        while self.read_line(deadline)?.trim() != "readyok" {}
+        Ok(())
+    }
+
+    fn send(&mut self, line: &str) -> Result<(), String> {
+        writeln!(self.stdin, "{line}")
+            .and_then(|_| self.stdin.flush())
+            .map_err(|e| format!("{} stopped listening: {e}", self.spec.path))
+    }
+
+    fn read_line(&mut self, deadline: Instant) -> Result<String, String> {
+        let wait = deadline.saturating_duration_since(Instant::now());
+        match self.lines.recv_timeout(wait) {
+            Ok(line) => Ok(line),
+            Err(RecvTimeoutError::Timeout) => {
+                Err(format!("{} did not answer in time", self.spec.path))
+            }
+            Err(RecvTimeoutError::Disconnected) => Err(format!("{} stopped", self.spec.path)),
+        }
+    }
+
+    /// A move of the game as the protocol writes it.
+    fn protocol_text(&self, text: &str) -> String {
+        match self.spec.protocol {
+            Protocol::Uci => uci_text(text),
+            Protocol::Usi => text.to_string(),
+        }
+    }
+
+    fn go_command(&self) -> (String, Duration) {
+        match self.spec.limit {
+            GoLimit::MoveTime(t) => (format!("go movetime {}", t.as_millis().max(1)), t + GRACE),
+            GoLimit::Depth(d) => (format!("go depth {d}"), Duration::from_secs(600)),
+            GoLimit::Nodes(n) => (format!("go nodes {n}"), Duration::from_secs(600)),
+        }
+    }
+}
+
+impl Player for External {
+    fn new_game(&mut self, _game: &Game) -> Result<(), PlayerError> {
+        let word = match self.spec.protocol {
+            Protocol::Uci => "ucinewgame",
+            Protocol::Usi => "usinewgame",
+        };
+        self.send(word)
+            .and_then(|_| self.ready())
+            .map_err(PlayerError::Failed)
+    }
+
+    fn choose(
+        &mut self,
+        session: &Session,
+        _rng: &mut StdRng,
+    ) -> Result<Option<usize>, PlayerError> {
+        let mut position = String::from("position startpos");
+        if !session.texts().is_empty() {
+            position += " moves";
+            for t in session.texts() {
+                position.push(' ');
+                position += &self.protocol_text(t);
+            }
+        }
+        let (go, wait) = self.go_command();
+        self.send(&position)
+            .and_then(|_| self.send(&go))
+            .map_err(PlayerError::Failed)?;
+        let deadline = Instant::now() + wait;
+        let best = loop {
+            let line = self.read_line(deadline).map_err(PlayerError::Failed)?;
+            if let Some(rest) = line.strip_prefix("bestmove") {
+                break rest.split_whitespace().next().unwrap_or("").to_string();
+            }
+        };
+        if matches!(best.as_str(), "" | "0000" | "(none)" | "resign" | "win") {
+            return Ok(None);
+        }
+        let index = session
+            .legal_texts()
+            .iter()
+            .position(|t| self.protocol_text(t).eq_ignore_ascii_case(&best));
+        match index {
+            Some(i) => Ok(Some(i)),
+            None => Err(PlayerError::Illegal {
+                player: self.spec.name(),
+                text: best,
+            }),
+        }
+    }
+}
+
+impl Drop for External {
+    fn drop(&mut self) {
+        let _ = self.send("quit");
+        let deadline = Instant::now() + Duration::from_secs(2);
+        while Instant::now() < deadline {
+            if let Ok(Some(_)) = self.child.try_wait() {
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_specs() {
+        let spec = ExternalSpec::parse("uci:/usr/games/fairy-stockfish@0.1s,Skill Level=5")
+            .unwrap()
+            .unwrap();
+        assert_eq!(spec.protocol, Protocol::Uci);
+        assert_eq!(spec.path, "/usr/games/fairy-stockfish");
+        assert_eq!(spec.limit, GoLimit::MoveTime(Duration::from_millis(100)));
+        assert_eq!(spec.options, vec![("Skill Level".into(), "5".into())]);
+        let usi = ExternalSpec::parse("usi:engine@d6").unwrap().unwrap();
+        assert_eq!(
+            (usi.protocol, usi.limit),
+            (Protocol::Usi, GoLimit::Depth(6))
+        );
+        assert_eq!(
+            ExternalSpec::parse("uci:e@5000n").unwrap().unwrap().limit,
+            GoLimit::Nodes(5000)
+        );
+        assert!(ExternalSpec::parse("ab:1s").is_none());
+        let with_args = ExternalSpec::parse("uci:dagaz uci@d1").unwrap().unwrap();
+        assert_eq!(with_args.path, "dagaz uci");
+        for bad in ["uci:", "uci:x@fast", "uci:x@d0", "uci:x,Skill"] {
+            let err = ExternalSpec::parse(bad).unwrap().unwrap_err();
+            assert!(err.contains(bad), "{err}");
+        }
+    }
+
+    #[test]
+    fn a_missing_program_is_reported() {
+        let spec = ExternalSpec::parse("uci:/nonexistent/engine")
+            .unwrap()
+            .unwrap();
+        let err = External::start(&spec, "chess").err().unwrap();
+        assert!(err.contains("cannot start /nonexistent/engine"), "{err}");
+    }
+}
