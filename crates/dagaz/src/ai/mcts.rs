@@ -208,16 +208,25 @@ impl<'g, 'r> Mcts<'g, 'r> {
         let mut made: Vec<Move> = Vec::new();
         let mut rewards = None;
         for _ in 0..PLAYOUT_PLIES {
-            self.generator
-                .moves_of_side(self.game, pos, &mut self.list)?;
-            if let Some(r) = self
-                .generator
-                .result_given(self.game, pos, self.list.len())?
-            {
+            // A random move needs no full list; whether there is a legal
+            // move at all is all the end of the game depends on.
+            let (legal, chosen) = if self.greedy {
+                self.generator
+                    .moves_of_side(self.game, pos, &mut self.list)?;
+                (self.list.len(), None)
+            } else {
+                let chosen =
+                    self.generator
+                        .random_legal(self.game, pos, &mut self.rng, &mut self.list)?;
+                (usize::from(chosen.is_some()), chosen)
+            };
+            if let Some(r) = self.generator.result_given(self.game, pos, legal)? {
                 rewards = Some(self.rewards(&r));
                 break;
             }
-            let i = self.pick();
+            let Some(i) = chosen.or_else(|| (legal > 0).then(|| self.pick())) else {
+                break;
+            };
             let mv = self.list.get(i).to_owned();
             self.game.make(pos, mv.as_ref());
             made.push(mv);

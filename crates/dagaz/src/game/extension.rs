@@ -158,7 +158,9 @@ pub enum SquareTest {
 /// the game file as `[handlers] end = "name"`.
 pub trait EndRule: Send + Sync {
     /// The result if the game is over in `pos`, where the side to move has
-    /// `legal_moves` legal moves; `None` lets the goals decide.
+    /// `legal_moves` legal moves; `None` lets the goals decide. Only
+    /// whether the count is zero may matter: random playouts stop at the
+    /// first legal move they find and pass 1 for "some".
     fn result(&self, game: &Game, pos: &Position, legal_moves: usize) -> Option<GameResult>;
 
     /// Whether the rule also forbids moves ([`EndRule::forbid`]).

@@ -376,6 +376,48 @@ impl Generator {
         Ok(())
     }
 
+    /// A uniformly random legal move of the side to move, for playouts:
+    /// `out` receives the moves it chose among and the answer is an index
+    /// into it (`None`: no legal move). Where the game allows it (see
+    /// [`Generator::streaming`]) only the pseudo-legal moves are generated
+    /// and they are tried in a random order until one keeps the mover's
+    /// royal pieces safe, so most plies test one move instead of all;
+    /// otherwise the legal moves are listed in full. Drawing without
+    /// replacement until a legal move comes up picks each legal move with
+    /// the same chance.
+    pub fn random_legal(
+        &mut self,
+        game: &Game,
+        pos: &mut Position,
+        rng: &mut impl rand::Rng,
+        out: &mut MoveList,
+    ) -> Result<Option<usize>, GenError> {
+        use rand::RngExt;
+        if !Self::streaming(game) || game.in_free_phase(pos) {
+            self.moves_of_side(game, pos, out)?;
+            return Ok((!out.is_empty()).then(|| rng.random_range(0..out.len())));
+        }
+        let guard = RoyalGuard::new(game, pos);
+        let seeds = guard.as_ref().map_or(&[][..], |g| g.seeds());
+        self.pseudo_legal_seeded(game, pos, out, seeds)?;
+        let Some(guard) = guard else {
+            return Ok((!out.is_empty()).then(|| rng.random_range(0..out.len())));
+        };
+        let mut untried: Vec<usize> = (0..out.len()).collect();
+        while !untried.is_empty() {
+            let k = rng.random_range(0..untried.len());
+            let i = untried.swap_remove(k);
+            let mv = out.get(i);
+            game.make(pos, mv);
+            let safe = guard.safe_after(game, pos, mv);
+            game.undo(pos, mv);
+            if safe {
+                return Ok(Some(i));
+            }
+        }
+        Ok(None)
+    }
+
     /// Removes drops that checkmate, of the pieces the rules name.
     fn forbid_drop_mates(
         &mut self,

@@ -23,7 +23,8 @@ impl Generator {
     }
 
     /// [`Generator::result`] when the side to move is known to have
-    /// `legal` legal moves (the caller has just generated them).
+    /// `legal` legal moves (the caller has just generated them; only
+    /// whether there are any matters, so 1 may stand for "some").
     pub fn result_given(
         &mut self,
         game: &Game,

@@ -111,3 +111,70 @@ fn castling_rights_follow_the_pieces() {
     let moves = common::moves_in(game, &mut pos);
     assert!(!moves.contains(&"e1g1".to_string()) && moves.contains(&"e1c1".to_string()));
 }
+
+/// `Generator::random_legal` picks a legal move whenever there is one,
+/// none when there is none, and in time every legal move: in random
+/// games of chess (which it serves from the pseudo-legal moves) and of
+/// shogi and xiangqi.
+#[test]
+fn random_legal_picks_legal_moves() {
+    use rand::SeedableRng;
+    use rand::rngs::StdRng;
+    let mut rng = StdRng::seed_from_u64(5);
+    for name in ["chess", "shogi", "xiangqi"] {
+        let game = load_game(name).unwrap();
+        let mut generator = Generator::new();
+        let (mut legal, mut tried) = (MoveList::new(), MoveList::new());
+        for _ in 0..20 {
+            let mut pos = game.initial_position();
+            for _ in 0..200 {
+                generator.legal(&game, &mut pos, &mut legal).unwrap();
+                let chosen = generator
+                    .random_legal(&game, &mut pos, &mut rng, &mut tried)
+                    .unwrap();
+                let Some(i) = chosen else {
+                    assert!(legal.is_empty(), "{name}: a legal move was missed");
+                    break;
+                };
+                let mv = tried.get(i).to_owned();
+                assert!(
+                    legal.index_of(mv.as_ref()).is_some(),
+                    "{name}: {mv:?} is not legal"
+                );
+                game.make(&mut pos, mv.as_ref());
+            }
+        }
+    }
+    // Every one of the 20 first moves of chess comes up.
+    let game = chess();
+    let mut pos = game.initial_position();
+    let mut generator = Generator::new();
+    let mut list = MoveList::new();
+    let mut seen = std::collections::HashSet::new();
+    for _ in 0..1000 {
+        let i = generator
+            .random_legal(game, &mut pos, &mut rng, &mut list)
+            .unwrap()
+            .unwrap();
+        seen.insert(format!("{:?}", list.get(i).changes));
+    }
+    assert_eq!(seen.len(), 20);
+}
+
+/// A checkmated side has no random move.
+#[test]
+fn random_legal_finds_none_when_mated() {
+    use rand::SeedableRng;
+    use rand::rngs::StdRng;
+    let game = chess();
+    let setup = game.initial_position();
+    // Fool's mate.
+    let text = "rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3";
+    let mut pos = fen::parse(game, text, Some(&setup)).unwrap();
+    let mut list = MoveList::new();
+    let mut rng = StdRng::seed_from_u64(1);
+    let chosen = Generator::new()
+        .random_legal(game, &mut pos, &mut rng, &mut list)
+        .unwrap();
+    assert_eq!(chosen, None);
+}
