@@ -400,18 +400,20 @@ impl Generator {
         let guard = RoyalGuard::new(game, pos);
         let seeds = guard.as_ref().map_or(&[][..], |g| g.seeds());
         self.pseudo_legal_seeded(game, pos, out, seeds)?;
-        let Some(guard) = guard else {
-            return Ok((!out.is_empty()).then(|| rng.random_range(0..out.len())));
-        };
         let mut untried: Vec<usize> = (0..out.len()).collect();
         while !untried.is_empty() {
             let k = rng.random_range(0..untried.len());
             let i = untried.swap_remove(k);
             let mv = out.get(i);
             game.make(pos, mv);
-            let safe = guard.safe_after(game, pos, mv);
+            let safe = guard.as_ref().is_none_or(|g| g.safe_after(game, pos, mv));
+            let legal = if safe {
+                self.drop_mates(game, pos, mv).map(|mates| !mates)
+            } else {
+                Ok(false)
+            };
             game.undo(pos, mv);
-            if safe {
+            if legal? {
                 return Ok(Some(i));
             }
         }
@@ -425,29 +427,43 @@ impl Generator {
         pos: &mut Position,
         out: &mut MoveList,
     ) -> Result<(), GenError> {
-        self.keep.clear();
-        let mut inner = self.inner.take().unwrap_or_default();
-        let mut replies = MoveList::new();
         let mut keep = Vec::with_capacity(out.len());
         for i in 0..out.len() {
             let mv = out.get(i);
-            let h = mv.header;
-            if h.from().is_some() || !game.rules.no_drop_mate.contains(&h.piece) {
-                keep.push(true);
-                continue;
-            }
             game.make(pos, mv);
-            let opponent = pos.side();
-            let mate = game.royal_attacked(pos, opponent) && {
-                inner.legal(game, pos, &mut replies)?;
-                replies.is_empty()
-            };
+            let mates = self.drop_mates(game, pos, mv);
             game.undo(pos, mv);
-            keep.push(!mate);
+            keep.push(!mates?);
         }
-        self.inner = Some(inner);
         out.retain_indices(|i| keep[i]);
         Ok(())
+    }
+
+    /// After `mv` has been made on `pos`: whether it is a drop that the
+    /// rules forbid because it mates (shogi's pawn-drop mate). Only drops
+    /// of the pieces named that give check are looked into.
+    fn drop_mates(
+        &mut self,
+        game: &Game,
+        pos: &mut Position,
+        mv: MoveRef,
+    ) -> Result<bool, GenError> {
+        let h = mv.header;
+        if h.from().is_some() || !game.rules.no_drop_mate.contains(&h.piece) {
+            return Ok(false);
+        }
+        let opponent = pos.side();
+        if !game.royal_attacked(pos, opponent) {
+            return Ok(false);
+        }
+        let mut inner = self.inner.take().unwrap_or_default();
+        let mut replies = std::mem::take(&mut inner.scratch);
+        let answered = inner
+            .legal(game, pos, &mut replies)
+            .map(|()| !replies.is_empty());
+        inner.scratch = replies;
+        self.inner = Some(inner);
+        Ok(!answered?)
     }
 
     /// True if `game` can use the fast perft path: pseudo-legal generation
@@ -461,7 +477,6 @@ impl Generator {
             && !game.rules.capture_priority
             && !game.uses_priorities
             && game.rules.maximum_capture.is_none()
-            && game.rules.no_drop_mate.is_empty()
             && game
                 .end_rule
                 .as_ref()
@@ -729,7 +744,9 @@ fn perft_at(
         for i in 0..list.len() {
             let mv = list.get(i);
             game.make(pos, mv);
-            if guard.as_ref().is_none_or(|g| g.safe_after(game, pos, mv)) {
+            let legal = guard.as_ref().is_none_or(|g| g.safe_after(game, pos, mv))
+                && !generator.drop_mates(game, pos, mv)?;
+            if legal {
                 nodes += perft_at(game, pos, depth - 1, generator, rest)?;
             }
             game.undo(pos, mv);

@@ -8,7 +8,9 @@
 //! runs larger rows up to `DAGAZ_PERFT_MAX` nodes (default 30 million).
 
 use dagaz::load::load_game;
-use dagaz::movegen::perft;
+use dagaz::movegen::{Generator, divide, perft, perft_with};
+use dagaz::position::MoveList;
+use dagaz::text::movetext;
 
 /// (game, position, depth, nodes) of a data file whose columns are
 /// name/variant, position, depth, nodes, source.
@@ -117,4 +119,34 @@ fn minishogi_published_counts() {
             "depth {depth}"
         );
     }
+}
+
+/// Shogi's pawn-drop mate (uchifuzume): dropping the pawn on 5b would mate
+/// the king on 5a (its lances block 4a and 6a, the golds hold 4b, 5b and
+/// 6b), so the drop is not a move. cshogi 1.1.0 lists the same 86 moves
+/// (`Board("3lkl3/9/3GGG3/9/9/9/9/9/4K4 b P 1").legal_moves`), without
+/// P*5b. Fairy-Stockfish 0.0.90 (pyffish) lists 87: it plays such a drop
+/// as a move that loses (docs/fairy-stockfish.md). Perft, which looks at
+/// the drop only when it is made, counts as the full move lists do.
+#[test]
+fn shogi_pawn_drop_mate_is_not_a_move() {
+    let game = load_game("shogi").unwrap();
+    let mut pos = game
+        .parse_position("3lkl3/9/3GGG3/9/9/9/9/9/4K4 b P 1")
+        .unwrap();
+    let mut list = MoveList::new();
+    Generator::new().legal(&game, &mut pos, &mut list).unwrap();
+    let texts: Vec<String> = list.iter().map(|m| movetext::text(&game, m)).collect();
+    assert_eq!(texts.len(), 86);
+    assert!(!texts.contains(&"P*5b".to_string()));
+    assert!(texts.contains(&"P*5d".to_string()));
+    let mut generator = Generator::new();
+    let two = perft_with(&game, &mut pos, 2, &mut generator).unwrap();
+    let by_move: u64 = divide(&game, &mut pos, 2, &mut generator)
+        .unwrap()
+        .iter()
+        .map(|(_, n)| n)
+        .sum();
+    assert_eq!(two, by_move);
+    assert_eq!(perft_with(&game, &mut pos, 1, &mut generator).unwrap(), 86);
 }
