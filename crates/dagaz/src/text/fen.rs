@@ -161,11 +161,14 @@ pub fn parse(game: &Game, text: &str, setup: Option<&Position>) -> Result<Positi
     let clock = parse_number(text, fields.get(4), 0, "halfmove clock")?;
     let fullmove = parse_number(text, fields.get(5), 1, "move number")?;
     pos.set_counters(clock, fullmove);
-    if let Some(ep) = fields.get(3).filter(|s| **s != "-") {
-        set_en_passant(game, text, &mut pos, ep)?;
-    }
+    // The checks were given before the last move: the double step that
+    // allows en passant must stay the last entry of the history, which is
+    // what `[t]` and `[l]` read.
     if let Some(field) = checks {
         note_checks(game, text, &mut pos, &field)?;
+    }
+    if let Some(ep) = fields.get(3).filter(|s| **s != "-") {
+        set_en_passant(game, text, &mut pos, ep)?;
     }
     Ok(pos)
 }

@@ -62,6 +62,13 @@ fn check_counts_short_forms_and_walls() {
     assert_eq!(count("chess:three-check", fen, 2), 835);
     let game = load_game("chess:three-check").unwrap();
     assert_eq!(game.write_position(&common::position(&game, fen)), fen);
+    // Checks already given and an en passant capture at once (found by the
+    // differential test, seed 20261127): the double step b2-b4 stays the
+    // last move, so c4xb3 is there (48 moves, as pyffish 0.0.90 lists).
+    let fen = "1k6/rp1bn1b1/3p1r1p/p5p1/PPp4P/q2PPp2/2K1BP2/1RB3R1 b - b3 4+2 0 31";
+    assert_eq!(count("5check", fen, 1), 48);
+    let game = load_game("5check").unwrap();
+    assert_eq!(game.write_position(&common::position(&game, fen)), fen);
     // Breakthrough without castling and en passant fields.
     assert_eq!(
         count(
