@@ -26,26 +26,11 @@ impl Vm {
         c.is_empty() || self.is_enemy(env, c)
     }
 
-    /// A bracket test on the cursor's square: the content tests here, the
-    /// others (attacks, history, has-moved) out of line.
+    /// A bracket test on the cursor's square (inlined into the
+    /// interpreter's loop: most tests are a load and a compare).
     #[inline(always)]
     pub(super) fn test(&mut self, env: &Env, cells: &mut [Cell], cursor: Square, t: Test) -> bool {
-        match t {
-            Test::Empty
-            | Test::NotEmpty
-            | Test::Enemy
-            | Test::NotEnemy
-            | Test::Friend
-            | Test::NotFriend
-            | Test::Visited
-            | Test::NotVisited => self.quick_test(env, cells[cursor.index()], cursor, t),
-            _ => self.other_test(env, cells, cursor, t),
-        }
-    }
-
-    /// The tests that read only the square's contents and the visited set.
-    #[inline(always)]
-    fn quick_test(&self, env: &Env, c: Cell, cursor: Square, t: Test) -> bool {
+        let c = cells[cursor.index()];
         match t {
             Test::Empty => c.is_empty(),
             Test::NotEmpty => !c.is_empty(),
@@ -53,28 +38,13 @@ impl Vm {
             Test::NotEnemy => !self.is_enemy(env, c),
             Test::Friend => self.is_friend(env, c),
             Test::NotFriend => !self.is_friend(env, c),
-            _ => {
+            Test::Visited | Test::NotVisited => {
                 let seen = self
                     .visited
                     .get(cursor.index() / 64)
                     .is_some_and(|w| w & (1 << (cursor.index() % 64)) != 0);
                 seen == (t == Test::Visited)
             }
-        }
-    }
-
-    /// The tests [`Vm::test`] does not do inline.
-    fn other_test(&mut self, env: &Env, cells: &mut [Cell], cursor: Square, t: Test) -> bool {
-        let c = cells[cursor.index()];
-        match t {
-            Test::Empty
-            | Test::NotEmpty
-            | Test::Enemy
-            | Test::NotEnemy
-            | Test::Friend
-            | Test::NotFriend
-            | Test::Visited
-            | Test::NotVisited => self.quick_test(env, c, cursor, t),
             Test::Attacked | Test::NotAttacked | Test::Protected | Test::NotProtected => {
                 if matches!(env.mode, Mode::Attack(_)) {
                     // Attack detection does not recurse into attacks.
