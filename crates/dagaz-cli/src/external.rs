@@ -1,14 +1,20 @@
-//! External engines as match players: a program spoken to over UCI or USI
-//! (`dagaz match chess --a ab:1s --b uci:fairy-stockfish@0.1s`).
+//! External engines as match players: a program spoken to over UCI, USI or
+//! XBoard's protocol (`dagaz match chess --a ab:1s --b uci:fairy-stockfish@0.1s`).
 //!
-//! A spec is `uci:PATH` or `usi:PATH` (the program, and after spaces its
+//! A spec is `uci:PATH`, `usi:PATH` or `xboard:PATH` (the program, and after spaces its
 //! arguments: `uci:dagaz uci` plays against dagaz's own protocol
 //! front end), then optionally `@LIMIT` (`1s`,
 //! `200ms`, `d8`, `5000n`: `go movetime`, `go depth`, `go nodes`; one
 //! second a move if none is given) and `,Name=Value` options sent with
-//! `setoption` (`uci:fairy-stockfish@0.1s,Skill Level=5`). The game is
-//! chosen with the protocol's variant option (`UCI_Variant`, `USI_Variant`)
-//! when the engine offers it, by Fairy-Stockfish's name for the game.
+//! `setoption` (XBoard: `option Name=Value`) (`uci:fairy-stockfish@0.1s,Skill Level=5`).
+//! The game is chosen with the protocol's variant option (`UCI_Variant`,
+//! `USI_Variant`) when the engine offers it, or XBoard's `variant`, by
+//! Fairy-Stockfish's name for the game (XBoard's `normal` for chess). XBoard
+//! has no move time below a second (`st` takes whole seconds: a limit is
+//! rounded up) and no node limit; moves are written as dagaz writes them,
+//! so games on boards of ten ranks, which XBoard numbers from 0, do not
+//! play over it yet (the engine refuses the first move, and the match stops
+//! with its message).
 //! Every wait on the program is bounded: a program that does not answer in
 //! time, dies, or plays an illegal move is reported.
 
@@ -35,6 +41,7 @@ const GRACE: Duration = Duration::from_secs(10);
 pub enum Protocol {
     Uci,
     Usi,
+    Xboard,
 }
 
 /// What `go` asks of the engine each move.
@@ -62,6 +69,8 @@ impl ExternalSpec {
             (Protocol::Uci, rest)
         } else if let Some(rest) = spec.strip_prefix("usi:") {
             (Protocol::Usi, rest)
+        } else if let Some(rest) = spec.strip_prefix("xboard:") {
+            (Protocol::Xboard, rest)
         } else {
             return None;
         };
@@ -84,6 +93,9 @@ impl ExternalSpec {
                 _ => Err(format!("option '{o}' is not Name=Value")),
             })
             .collect::<Result<Vec<_>, String>>()?;
+        if protocol == Protocol::Xboard && matches!(limit, GoLimit::Nodes(_)) {
+            return Err("XBoard's protocol has no node limit (use a time or d8)".into());
+        }
         Ok(ExternalSpec {
             protocol,
             path: path.to_string(),
@@ -97,6 +109,7 @@ impl ExternalSpec {
         let word = match self.protocol {
             Protocol::Uci => "uci",
             Protocol::Usi => "usi",
+            Protocol::Xboard => "xboard",
         };
         let limit = match self.limit {
             GoLimit::MoveTime(t) => format!("{}ms", t.as_millis()),
@@ -154,6 +167,8 @@ pub struct External {
     lines: Receiver<String>,
     /// The engine offers the protocol's variant option.
     has_variant_option: bool,
+    /// XBoard: moves are sent as `usermove MOVE`.
+    usermove: bool,
 }
 
 impl External {
@@ -191,6 +206,7 @@ impl External {
             stdin,
             lines,
             has_variant_option: false,
+            usermove: false,
         };
         engine.handshake()?;
         Ok(engine)
@@ -200,6 +216,7 @@ impl External {
         let (hello, ok, option) = match self.spec.protocol {
             Protocol::Uci => ("uci", "uciok", "UCI_Variant"),
             Protocol::Usi => ("usi", "usiok", "USI_Variant"),
+            Protocol::Xboard => return self.xboard_handshake(),
         };
         self.send(hello)?;
         let deadline = Instant::now() + HANDSHAKE;
@@ -221,7 +238,35 @@ impl External {
         self.ready()
     }
 
+    /// `xboard`, `protover 2`, then the features up to `done=1`; options
+    /// as `option Name=Value`.
+    fn xboard_handshake(&mut self) -> Result<(), String> {
+        self.send("xboard")?;
+        self.send("protover 2")?;
+        let deadline = Instant::now() + HANDSHAKE;
+        loop {
+            let line = self.read_line(deadline)?;
+            if line.starts_with("feature") && line.contains("usermove=1") {
+                self.usermove = true;
+            }
+            if line.starts_with("feature") && line.contains("done=1") {
+                break;
+            }
+        }
+        for (name, value) in self.spec.options.clone() {
+            self.send(&format!("option {name}={value}"))?;
+        }
+        self.ready()
+    }
+
     fn ready(&mut self) -> Result<(), String> {
+        if self.spec.protocol == Protocol::Xboard {
+            // `ping N` answered by `pong N`.
+            self.send("ping 1")?;
+            let deadline = Instant::now() + HANDSHAKE;
+            while self.read_line(deadline)?.trim() != "pong 1" {}
+            return Ok(());
+        }
         self.send("isready")?;
         let deadline = Instant::now() + HANDSHAKE;
         while self.read_line(deadline)?.trim() != "readyok" {}
@@ -248,7 +293,7 @@ impl External {
     /// A move of the game as the protocol writes it.
     fn protocol_text(&self, text: &str) -> String {
         match self.spec.protocol {
-            Protocol::Uci => uci_text(text),
+            Protocol::Uci | Protocol::Xboard => uci_text(text),
             Protocol::Usi => text.to_string(),
         }
     }
@@ -262,11 +307,68 @@ impl External {
     }
 }
 
+impl External {
+    /// XBoard: the game from its start, the moves in force mode, then `go`;
+    /// the answer is the text of `move MOVE` (`None` if it resigns or
+    /// claims a result).
+    fn xboard_move(&mut self, session: &Session) -> Result<Option<String>, String> {
+        let variant = if self.variant == "chess" {
+            "normal".to_string()
+        } else {
+            self.variant.clone()
+        };
+        self.send("new")?;
+        self.send(&format!("variant {variant}"))?;
+        self.send("force")?;
+        for t in session.texts() {
+            let text = self.protocol_text(t);
+            let prefix = if self.usermove { "usermove " } else { "" };
+            self.send(&format!("{prefix}{text}"))?;
+        }
+        let wait = match self.spec.limit {
+            GoLimit::MoveTime(t) => {
+                let secs = t.as_secs_f64().ceil().max(1.0) as u64;
+                self.send(&format!("st {secs}"))?;
+                Duration::from_secs(secs) + GRACE
+            }
+            GoLimit::Depth(d) => {
+                self.send(&format!("sd {d}"))?;
+                Duration::from_secs(600)
+            }
+            GoLimit::Nodes(_) => return Err("XBoard's protocol has no node limit".into()),
+        };
+        self.send("go")?;
+        let deadline = Instant::now() + wait;
+        loop {
+            let line = self.read_line(deadline)?;
+            let line = line.trim();
+            if let Some(mv) = line.strip_prefix("move ") {
+                self.send("force")?;
+                return Ok(Some(mv.trim().to_string()));
+            }
+            if line.starts_with("resign")
+                || line.starts_with("1-0")
+                || line.starts_with("0-1")
+                || line.starts_with("1/2-1/2")
+            {
+                return Ok(None);
+            }
+            if line.starts_with("Illegal move") || line.starts_with("Error") {
+                return Err(format!(
+                    "{} refused the game's moves: {line}",
+                    self.spec.path
+                ));
+            }
+        }
+    }
+}
+
 impl Player for External {
     fn new_game(&mut self, _game: &Game) -> Result<(), PlayerError> {
         let word = match self.spec.protocol {
             Protocol::Uci => "ucinewgame",
             Protocol::Usi => "usinewgame",
+            Protocol::Xboard => "new",
         };
         self.send(word)
             .and_then(|_| self.ready())
@@ -278,6 +380,12 @@ impl Player for External {
         session: &Session,
         _rng: &mut StdRng,
     ) -> Result<Option<usize>, PlayerError> {
+        if self.spec.protocol == Protocol::Xboard {
+            let Some(best) = self.xboard_move(session).map_err(PlayerError::Failed)? else {
+                return Ok(None);
+            };
+            return self.index_of(session, best).map(Some);
+        }
         let mut position = String::from("position startpos");
         if !session.texts().is_empty() {
             position += " moves";
@@ -300,17 +408,21 @@ impl Player for External {
         if matches!(best.as_str(), "" | "0000" | "(none)" | "resign" | "win") {
             return Ok(None);
         }
-        let index = session
+        self.index_of(session, best).map(Some)
+    }
+}
+
+impl External {
+    /// The legal move the engine's text names; an illegal one loses.
+    fn index_of(&self, session: &Session, text: String) -> Result<usize, PlayerError> {
+        session
             .legal_texts()
             .iter()
-            .position(|t| self.protocol_text(t).eq_ignore_ascii_case(&best));
-        match index {
-            Some(i) => Ok(Some(i)),
-            None => Err(PlayerError::Illegal {
+            .position(|t| self.protocol_text(t).eq_ignore_ascii_case(&text))
+            .ok_or_else(|| PlayerError::Illegal {
                 player: self.spec.name(),
-                text: best,
-            }),
-        }
+                text,
+            })
     }
 }
 
@@ -352,6 +464,12 @@ mod tests {
             GoLimit::Nodes(5000)
         );
         assert!(ExternalSpec::parse("ab:1s").is_none());
+        let xboard = ExternalSpec::parse("xboard:fairymax@d4").unwrap().unwrap();
+        assert_eq!(
+            (xboard.protocol, xboard.limit),
+            (Protocol::Xboard, GoLimit::Depth(4))
+        );
+        assert!(ExternalSpec::parse("xboard:x@100n").unwrap().is_err());
         let with_args = ExternalSpec::parse("uci:dagaz uci@d1").unwrap().unwrap();
         assert_eq!(with_args.path, "dagaz uci");
         for bad in ["uci:", "uci:x@fast", "uci:x@d0", "uci:x,Skill"] {

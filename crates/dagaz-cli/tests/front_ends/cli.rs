@@ -228,6 +228,23 @@ fn match_against_an_external_uci_engine() {
     let out = stdout(&o);
     assert!(out.contains(&format!("B = {engine}")), "{out}");
     assert!(out.contains("result: A "), "{out}");
+    // The same over XBoard's protocol, a game with drops.
+    let engine = format!("xboard:{} xboard@d1", env!("CARGO_BIN_EXE_dagaz"));
+    let o = dagaz(
+        &[
+            "match",
+            "chess:crazyhouse",
+            "--a",
+            "random",
+            "--b",
+            &engine,
+            "--games",
+            "2",
+        ],
+        "",
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stdout(&o).contains("result: A "), "{}", stdout(&o));
     // A program that never answers the handshake is reported, bounded.
     let o = dagaz(
         &[
