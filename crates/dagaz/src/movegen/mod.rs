@@ -317,11 +317,6 @@ impl Generator {
             out.clear();
             return Ok(());
         }
-        if game.rules.goals.has_immediate() && outcome::immediate(game, pos, Some(out)).is_some() {
-            // The game is over: a line was made, a zone reached, ….
-            out.clear();
-            return Ok(());
-        }
         let pass = match game.rules.pass {
             PassRule::Never => false,
             PassRule::Allowed => true,
