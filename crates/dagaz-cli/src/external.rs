@@ -25,6 +25,7 @@ use std::time::{Duration, Instant};
 
 use rand::rngs::StdRng;
 
+use dagaz::ai::Limit;
 use dagaz::ai::arena::{Player, PlayerError};
 use dagaz::game::Game;
 use dagaz::session::Session;
@@ -44,20 +45,12 @@ pub enum Protocol {
     Xboard,
 }
 
-/// What `go` asks of the engine each move.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum GoLimit {
-    MoveTime(Duration),
-    Depth(u32),
-    Nodes(u64),
-}
-
 /// An external engine as named on the command line.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ExternalSpec {
     pub protocol: Protocol,
     pub path: String,
-    pub limit: GoLimit,
+    pub limit: Limit,
     pub options: Vec<(String, String)>,
 }
 
@@ -81,8 +74,12 @@ impl ExternalSpec {
         let mut parts = rest.split(',');
         let head = parts.next().unwrap_or_default();
         let (path, limit) = match head.rsplit_once('@') {
-            Some((path, limit)) => (path, parse_limit(limit)?),
-            None => (head, GoLimit::MoveTime(Duration::from_secs(1))),
+            Some((path, limit)) => (
+                path,
+                Limit::parse(limit)
+                    .ok_or_else(|| format!("unknown limit '{limit}' (try 1s, 200ms, d8, 5000n)"))?,
+            ),
+            None => (head, Limit::Time(Duration::from_secs(1))),
         };
         if path.trim().is_empty() {
             return Err("no program named (e.g. uci:fairy-stockfish)".into());
@@ -93,7 +90,7 @@ impl ExternalSpec {
                 _ => Err(format!("option '{o}' is not Name=Value")),
             })
             .collect::<Result<Vec<_>, String>>()?;
-        if protocol == Protocol::Xboard && matches!(limit, GoLimit::Nodes(_)) {
+        if protocol == Protocol::Xboard && matches!(limit, Limit::Nodes(_)) {
             return Err("XBoard's protocol has no node limit (use a time or d8)".into());
         }
         Ok(ExternalSpec {
@@ -112,9 +109,9 @@ impl ExternalSpec {
             Protocol::Xboard => "xboard",
         };
         let limit = match self.limit {
-            GoLimit::MoveTime(t) => format!("{}ms", t.as_millis()),
-            GoLimit::Depth(d) => format!("d{d}"),
-            GoLimit::Nodes(n) => format!("{n}n"),
+            Limit::Time(t) => format!("{}ms", t.as_millis()),
+            Limit::Depth(d) => format!("d{d}"),
+            Limit::Nodes(n) => format!("{n}n"),
         };
         let mut name = format!("{word}:{}@{limit}", self.path);
         for (k, v) in &self.options {
@@ -122,39 +119,6 @@ impl ExternalSpec {
         }
         name
     }
-}
-
-fn parse_limit(text: &str) -> Result<GoLimit, String> {
-    let bad = || format!("unknown limit '{text}' (try 1s, 200ms, d8, 5000n)");
-    let number = |s: &str| s.parse::<f64>().ok().filter(|v| v.is_finite() && *v > 0.0);
-    if let Some(ms) = text.strip_suffix("ms") {
-        return number(ms)
-            .map(|v| GoLimit::MoveTime(Duration::from_secs_f64(v / 1000.0)))
-            .ok_or_else(bad);
-    }
-    if let Some(s) = text.strip_suffix('s') {
-        return number(s)
-            .filter(|v| *v <= 3600.0)
-            .map(|v| GoLimit::MoveTime(Duration::from_secs_f64(v)))
-            .ok_or_else(bad);
-    }
-    if let Some(d) = text.strip_prefix('d') {
-        return d
-            .parse()
-            .ok()
-            .filter(|d| (1..=64).contains(d))
-            .map(GoLimit::Depth)
-            .ok_or_else(bad);
-    }
-    if let Some(n) = text.strip_suffix('n') {
-        return n
-            .parse()
-            .ok()
-            .filter(|n| *n > 0)
-            .map(GoLimit::Nodes)
-            .ok_or_else(bad);
-    }
-    Err(bad())
 }
 
 /// A running external engine.
@@ -300,9 +264,9 @@ impl External {
 
     fn go_command(&self) -> (String, Duration) {
         match self.spec.limit {
-            GoLimit::MoveTime(t) => (format!("go movetime {}", t.as_millis().max(1)), t + GRACE),
-            GoLimit::Depth(d) => (format!("go depth {d}"), Duration::from_secs(600)),
-            GoLimit::Nodes(n) => (format!("go nodes {n}"), Duration::from_secs(600)),
+            Limit::Time(t) => (format!("go movetime {}", t.as_millis().max(1)), t + GRACE),
+            Limit::Depth(d) => (format!("go depth {d}"), Duration::from_secs(600)),
+            Limit::Nodes(n) => (format!("go nodes {n}"), Duration::from_secs(600)),
         }
     }
 }
@@ -326,16 +290,16 @@ impl External {
             self.send(&format!("{prefix}{text}"))?;
         }
         let wait = match self.spec.limit {
-            GoLimit::MoveTime(t) => {
+            Limit::Time(t) => {
                 let secs = t.as_secs_f64().ceil().max(1.0) as u64;
                 self.send(&format!("st {secs}"))?;
                 Duration::from_secs(secs) + GRACE
             }
-            GoLimit::Depth(d) => {
+            Limit::Depth(d) => {
                 self.send(&format!("sd {d}"))?;
                 Duration::from_secs(600)
             }
-            GoLimit::Nodes(_) => return Err("XBoard's protocol has no node limit".into()),
+            Limit::Nodes(_) => return Err("XBoard's protocol has no node limit".into()),
         };
         self.send("go")?;
         let deadline = Instant::now() + wait;
@@ -452,22 +416,19 @@ mod tests {
             .unwrap();
         assert_eq!(spec.protocol, Protocol::Uci);
         assert_eq!(spec.path, "/usr/games/fairy-stockfish");
-        assert_eq!(spec.limit, GoLimit::MoveTime(Duration::from_millis(100)));
+        assert_eq!(spec.limit, Limit::Time(Duration::from_millis(100)));
         assert_eq!(spec.options, vec![("Skill Level".into(), "5".into())]);
         let usi = ExternalSpec::parse("usi:engine@d6").unwrap().unwrap();
-        assert_eq!(
-            (usi.protocol, usi.limit),
-            (Protocol::Usi, GoLimit::Depth(6))
-        );
+        assert_eq!((usi.protocol, usi.limit), (Protocol::Usi, Limit::Depth(6)));
         assert_eq!(
             ExternalSpec::parse("uci:e@5000n").unwrap().unwrap().limit,
-            GoLimit::Nodes(5000)
+            Limit::Nodes(5000)
         );
         assert!(ExternalSpec::parse("ab:1s").is_none());
         let xboard = ExternalSpec::parse("xboard:fairymax@d4").unwrap().unwrap();
         assert_eq!(
             (xboard.protocol, xboard.limit),
-            (Protocol::Xboard, GoLimit::Depth(4))
+            (Protocol::Xboard, Limit::Depth(4))
         );
         assert!(ExternalSpec::parse("xboard:x@100n").unwrap().is_err());
         let with_args = ExternalSpec::parse("uci:dagaz uci@d1").unwrap().unwrap();

@@ -67,7 +67,7 @@ impl FromStr for Engine {
         };
         let limit = match limit {
             None => None,
-            Some(l) => Some(parse_limit(l).ok_or_else(|| fail(&format!("unknown limit '{l}'")))?),
+            Some(l) => Some(Limit::parse(l).ok_or_else(|| fail(&format!("unknown limit '{l}'")))?),
         };
         match kind {
             "random" if limit.is_none() => Ok(Engine::Random),
@@ -84,31 +84,34 @@ impl FromStr for Engine {
     }
 }
 
-fn parse_limit(text: &str) -> Option<Limit> {
-    if let Some(ms) = text.strip_suffix("ms") {
-        return ms
-            .parse::<u64>()
-            .ok()
-            .map(|v| Limit::Time(Duration::from_millis(v)));
+impl Limit {
+    /// Reads `1s`, `200ms`, `d8` or `5000n`.
+    pub fn parse(text: &str) -> Option<Limit> {
+        if let Some(ms) = text.strip_suffix("ms") {
+            return ms
+                .parse::<u64>()
+                .ok()
+                .map(|v| Limit::Time(Duration::from_millis(v)));
+        }
+        if let Some(s) = text.strip_suffix('s') {
+            return s
+                .parse::<f64>()
+                .ok()
+                .filter(|v| v.is_finite() && *v > 0.0 && *v < 1e6)
+                .map(|v| Limit::Time(Duration::from_secs_f64(v)));
+        }
+        if let Some(d) = text.strip_prefix('d') {
+            return d
+                .parse::<u32>()
+                .ok()
+                .filter(|d| (1..=64).contains(d))
+                .map(Limit::Depth);
+        }
+        if let Some(n) = text.strip_suffix('n') {
+            return n.parse::<u64>().ok().filter(|n| *n > 0).map(Limit::Nodes);
+        }
+        None
     }
-    if let Some(s) = text.strip_suffix('s') {
-        return s
-            .parse::<f64>()
-            .ok()
-            .filter(|v| v.is_finite() && *v > 0.0 && *v < 1e6)
-            .map(|v| Limit::Time(Duration::from_secs_f64(v)));
-    }
-    if let Some(d) = text.strip_prefix('d') {
-        return d
-            .parse::<u32>()
-            .ok()
-            .filter(|d| (1..=64).contains(d))
-            .map(Limit::Depth);
-    }
-    if let Some(n) = text.strip_suffix('n') {
-        return n.parse::<u64>().ok().filter(|n| *n > 0).map(Limit::Nodes);
-    }
-    None
 }
 
 impl fmt::Display for Limit {
