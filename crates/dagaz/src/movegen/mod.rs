@@ -25,6 +25,8 @@ pub struct Generator {
     bits: Vec<u64>,
     keep: Vec<bool>,
     scratch: MoveList,
+    /// `random_legal`'s moves not tried yet.
+    untried: Vec<usize>,
     /// The moves before `move_neutral` multiplies them.
     unexpanded: MoveList,
     /// A second generator, for the replies that rules look at.
@@ -395,10 +397,11 @@ impl Generator {
         let guard = RoyalGuard::new(game, pos);
         let seeds = guard.as_ref().map_or(&[][..], |g| g.seeds());
         self.pseudo_legal_seeded(game, pos, out, seeds)?;
-        let mut untried: Vec<usize> = (0..out.len()).collect();
-        while !untried.is_empty() {
-            let k = rng.random_range(0..untried.len());
-            let i = untried.swap_remove(k);
+        self.untried.clear();
+        self.untried.extend(0..out.len());
+        while !self.untried.is_empty() {
+            let k = rng.random_range(0..self.untried.len());
+            let i = self.untried.swap_remove(k);
             let mv = out.get(i);
             game.make(pos, mv);
             let safe = guard.as_ref().is_none_or(|g| g.safe_after(game, pos, mv));

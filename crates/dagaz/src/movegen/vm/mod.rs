@@ -79,6 +79,13 @@ enum Undo {
     Taken,
 }
 
+/// `=Name`: the square holds a piece of type `t`.
+#[inline(always)]
+fn is_type(env: &Env, cells: &[Cell], cursor: Square, t: u16) -> bool {
+    let c = cells[cursor.index()];
+    !c.is_empty() && env.game.cells.info(c).piece == t
+}
+
 /// What one run of the interpreter is for.
 #[derive(Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Mode {
@@ -265,10 +272,7 @@ impl Vm {
                     None => false,
                 },
                 Op::Test(t) => self.test(env, cells, cursor, t),
-                Op::IsType(t) => {
-                    let c = cells[cursor.index()];
-                    !c.is_empty() && env.game.cells.info(c).piece == t
-                }
+                Op::IsType(t) => is_type(env, cells, cursor, t),
                 Op::InZone(z) => env.game.zones.contains(z as usize, env.player, cursor),
                 Op::NavPush => {
                     self.nav.push(cursor.0);
@@ -445,10 +449,7 @@ impl Vm {
                 }
                 Op::Next { slot, cycles } => self.next_iteration(slot, cycles, cursor, effects),
                 Op::Test(t) => self.test(env, cells, cursor, t),
-                Op::IsType(t) => {
-                    let c = cells[cursor.index()];
-                    !c.is_empty() && env.game.cells.info(c).piece == t
-                }
+                Op::IsType(t) => is_type(env, cells, cursor, t),
                 Op::InZone(z) => env.game.zones.contains(z as usize, env.player, cursor),
                 Op::Capture => {
                     let ok = self.capture(env, cells, cursor);
