@@ -38,7 +38,7 @@ use clap::{Parser, Subcommand};
 
 use dagaz::ai::Engine;
 use dagaz::game::Game;
-use dagaz::load::{builtin_games, load_game, load_str};
+use dagaz::load::{builtin_games, load_str};
 use dagaz::position::Position;
 use dagaz::session::Session;
 use rand::SeedableRng;
@@ -110,11 +110,15 @@ enum Command {
     /// Convert Fairy-Stockfish custom variants (a `variants.ini` file) into
     /// dagaz game files, reporting every key that cannot be converted
     Import {
-        /// The variants.ini file
+        /// The variants.ini file, or a Zillions rules file (.zrf)
         file: String,
-        /// Convert only this section
+        /// Convert only this section (variants.ini)
         #[arg(long)]
         section: Option<String>,
+        /// Convert this game of a .zrf file (0: the game, 1…: its
+        /// variants; default: list them and convert the game)
+        #[arg(long)]
+        variant: Option<usize>,
         /// Write each game to DIR/<section>.toml (default: print them)
         #[arg(long, value_name = "DIR")]
         out: Option<std::path::PathBuf>,
@@ -271,7 +275,18 @@ fn main() -> ExitCode {
             say!("{}", to.write(&g, &pos));
             Ok(())
         }),
-        Command::Import { file, section, out } => import(&file, section.as_deref(), out.as_deref()),
+        Command::Import {
+            file,
+            section,
+            variant,
+            out,
+        } if file.ends_with(".zrf") => {
+            let _ = section;
+            import_zrf(&file, variant, out.as_deref())
+        }
+        Command::Import {
+            file, section, out, ..
+        } => import(&file, section.as_deref(), out.as_deref()),
         Command::Uci => engine_protocol(protocol::Dialect::Uci),
         Command::Usi => engine_protocol(protocol::Dialect::Usi),
         Command::Xboard => xboard::run(std::io::stdin().lock(), std::io::stdout()),
@@ -337,7 +352,7 @@ fn main() -> ExitCode {
 type CliResult = Result<(), String>;
 
 fn load(name: &str) -> Result<Arc<Game>, String> {
-    load_game(name).map(Arc::new).map_err(|e| e.to_string())
+    dagaz::import::open_game(name).map(Arc::new)
 }
 
 fn start(game: &Game, fen_text: Option<&str>) -> Result<Position, String> {
@@ -525,6 +540,50 @@ fn import(file: &str, section: Option<&str>, out: Option<&std::path::Path>) -> C
             refused.join(", ")
         ))
     }
+}
+
+/// `import game.zrf`: converts the game (or one variant) of a Zillions
+/// rules file, prints the warnings on stderr, and prints or writes the
+/// game file; lists the file's games on stderr.
+fn import_zrf(file: &str, variant: Option<usize>, out: Option<&std::path::Path>) -> CliResult {
+    use dagaz::import::zrf;
+    let path = std::path::Path::new(file);
+    let bytes = std::fs::read(path).map_err(|e| format!("{file}: {e}"))?;
+    let text = zrf::latin1(&bytes);
+    let dir = path
+        .parent()
+        .map(std::path::Path::to_path_buf)
+        .unwrap_or_default();
+    let include = |inc: &str| std::fs::read(dir.join(inc)).ok().map(|b| zrf::latin1(&b));
+    let zrf_file = zrf::ZrfFile::read(file, &text, &include).map_err(|e| e.to_string())?;
+    if variant.is_none() {
+        for e in zrf_file.entries() {
+            eprintln!("{file}: game {e}");
+        }
+    }
+    let index = variant.unwrap_or(0);
+    let c = zrf_file.convert(index).map_err(|e| e.to_string())?;
+    for w in &c.warnings {
+        eprintln!("{w}");
+    }
+    let stem = path.file_stem().and_then(|s| s.to_str()).unwrap_or("zrf");
+    let name = if index == 0 {
+        stem.to_string()
+    } else {
+        format!("{stem}-{index}")
+    };
+    // The game file must load: a conversion that does not is an error here.
+    dagaz::load::load_str(&c.game, &format!("{file} (converted)"), &name)
+        .map_err(|e| e.to_string())?;
+    match out {
+        Some(dir) => {
+            let to = dir.join(format!("{name}.toml"));
+            std::fs::write(&to, &c.game).map_err(|e| format!("{}: {e}", to.display()))?;
+            eprintln!("{file}: game {index} written to {}", to.display());
+        }
+        None => say!("{}", c.game),
+    }
+    Ok(())
 }
 
 /// `--max-think`: a positive number of seconds, at most an hour.

@@ -28,7 +28,8 @@ pub struct Catalogue {
 }
 
 impl Catalogue {
-    /// The built-in games and the `*.toml` files of `dir`. A file that does
+    /// The built-in games and the game files of `dir` (`*.toml`, and Zillions
+    /// rules files, `*.zrf`, converted). A file that does
     /// not load stops the server with its diagnostics: the person who put
     /// it there wants to know.
     pub fn new(dir: Option<&Path>) -> Result<Catalogue, String> {
@@ -43,7 +44,7 @@ impl Catalogue {
         if let Some(dir) = dir {
             for path in game_files(dir)? {
                 let text = path.to_string_lossy().to_string();
-                let game = load_game(&text).map_err(|e| e.to_string())?;
+                let game = dagaz::import::open_game(&text)?;
                 if catalogue.entry(&game.name).is_some() {
                     return Err(format!(
                         "{text}: a game named '{}' is already offered",
@@ -97,7 +98,7 @@ impl Catalogue {
             Some(p) => format!("{}:{variant}", p.display()),
             None => name.to_string(),
         };
-        let game = Arc::new(load_game(&source).map_err(|e| e.to_string())?);
+        let game = Arc::new(dagaz::import::open_game(&source)?);
         self.cache().insert(name.to_string(), game.clone());
         Ok(game)
     }
@@ -108,7 +109,7 @@ fn game_files(dir: &Path) -> Result<Vec<PathBuf>, String> {
     let read = std::fs::read_dir(dir).map_err(|e| format!("cannot read {}: {e}", dir.display()))?;
     let mut files: Vec<PathBuf> = read
         .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.extension().is_some_and(|x| x == "toml"))
+        .filter(|p| p.extension().is_some_and(|x| x == "toml" || x == "zrf"))
         .collect();
     files.sort();
     Ok(files)

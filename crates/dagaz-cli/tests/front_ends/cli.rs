@@ -423,3 +423,66 @@ fn impossible_positions_are_refused_with_the_reason() {
         );
     }
 }
+
+/// The ZRF fixtures of the engine's tests.
+fn zrf_fixture(name: &str) -> String {
+    format!(
+        "{}/../dagaz/tests/data/zrf/{name}",
+        env!("CARGO_MANIFEST_DIR")
+    )
+}
+
+#[test]
+fn zrf_files_are_imported_and_played_directly() {
+    let chess = zrf_fixture("chess.zrf");
+    let o = dagaz(&["import", &chess], "");
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("game 2: Pawns and kings"),
+        "{}",
+        stderr(&o)
+    );
+    assert!(stdout(&o).contains("[pieces.Knight]"), "{}", stdout(&o));
+    let o = dagaz(&["perft", &chess, "3"], "");
+    assert!(stdout(&o).contains("nodes 8902"), "{}", stdout(&o));
+    let o = dagaz(&["perft", &format!("{chess}:2"), "1"], "");
+    assert!(stdout(&o).contains("nodes 11"), "{}", stdout(&o));
+    let o = dagaz(&["check", &zrf_fixture("checkers.zrf")], "");
+    assert!(o.status.success(), "{}", stderr(&o));
+    let o = dagaz(&["moves", &zrf_fixture("constructs.zrf")], "");
+    assert!(stdout(&o).contains("a2b3"), "{}", stdout(&o));
+    // Written out, the converted file loads as any game file.
+    let dir = std::env::temp_dir().join(format!("dagaz-zrf-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let o = dagaz(
+        &[
+            "import",
+            &chess,
+            "--variant",
+            "2",
+            "--out",
+            dir.to_str().unwrap(),
+        ],
+        "",
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let written = dir.join("chess-2.toml");
+    let o = dagaz(&["perft", written.to_str().unwrap(), "2"], "");
+    assert!(stdout(&o).contains("nodes 110"), "{}", stdout(&o));
+}
+
+#[test]
+fn zrf_errors_are_clear() {
+    let o = dagaz(&["perft", &zrf_fixture("broken.zrf"), "1"], "");
+    assert!(!o.status.success());
+    assert!(stderr(&o).contains("'teleport'"), "{}", stderr(&o));
+    let o = dagaz(
+        &["perft", &format!("{}:7", zrf_fixture("chess.zrf")), "1"],
+        "",
+    );
+    assert!(!o.status.success());
+    assert!(stderr(&o).contains("no variant 7"), "{}", stderr(&o));
+    let o = dagaz(&["perft", "nowhere.zrf", "1"], "");
+    assert!(!o.status.success());
+    assert!(stderr(&o).contains("nowhere.zrf"), "{}", stderr(&o));
+}

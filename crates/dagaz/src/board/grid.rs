@@ -45,6 +45,20 @@ pub fn parse_grid(text: &str) -> Result<GridSpec, String> {
 }
 
 fn parse_range(tok: &str) -> Result<Vec<String>, String> {
+    // A list of labels, `a/b/c` (ZRF's dimensions).
+    if tok.contains('/') {
+        let labels: Vec<String> = tok.split('/').map(str::to_string).collect();
+        if labels.iter().any(|l| l.is_empty()) {
+            return Err(format!("an empty label in '{tok}'"));
+        }
+        if labels.len() > MAX_EXTENT {
+            return Err(format!(
+                "'{tok}' has {} labels; at most {MAX_EXTENT}",
+                labels.len()
+            ));
+        }
+        return Ok(labels);
+    }
     let (a, b) = tok.split_once('-').unwrap_or((tok, tok));
     let (start, kind_a) = label_value(a).ok_or_else(|| format!("bad label '{a}' in '{tok}'"))?;
     let (end, kind_b) = label_value(b).ok_or_else(|| format!("bad label '{b}' in '{tok}'"))?;

@@ -738,7 +738,23 @@ impl<'a> Analysis<'a> {
                     Some(SquareTest::NotType(t)) => self.type_test(&mut s, Cond::NotType(t)),
                     None => true,
                 },
-                Op::Once(_) => {
+                Op::Fail => false,
+                // ZRF blocks are not analysed: their attacks are found by
+                // running them.
+                Op::Once(_)
+                | Op::Unless { .. }
+                | Op::Verify(_)
+                | Op::Loop(_)
+                | Op::Mark(_)
+                | Op::Back(_)
+                | Op::Goto(_)
+                | Op::GoFrom
+                | Op::GoLast { .. }
+                | Op::Promote(_)
+                | Op::Change(_)
+                | Op::SetFlag { .. }
+                | Op::Settle
+                | Op::Partial { .. } => {
                     self.failed = true;
                     false
                 }

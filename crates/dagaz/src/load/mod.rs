@@ -42,6 +42,8 @@ use crate::game::{
 };
 use crate::handler::{EndRule, Handler, HandlerRegistry};
 use crate::movegen::check_position;
+use crate::notation::sexpr::{Sexp, SexpKind};
+use crate::notation::zrf::ZrfBlock;
 use crate::notation::{self, CompileContext, MoveEntry, MovedRef, Node, ProgramBuilder, Resolved};
 use crate::position::{CellTable, Position};
 use crate::text::read_position;

@@ -54,12 +54,69 @@ impl Loader<'_> {
                 text,
                 span: Some(b.span()),
                 priority: 0,
+                zrf: false,
+                move_type: None,
+                starts: true,
             }),
             Err(e) => {
                 self.error(format!("pieces.{pname}.betza: {e}"), Some(b.span()), "here");
                 None
             }
         }
+    }
+
+    /// A `{ zrf = "(…)" }` item read, and checked by compiling it once
+    /// (errors are the same for every player), so that its problems are
+    /// reported where it is written.
+    #[allow(clippy::too_many_arguments)]
+    fn zrf_block(
+        &mut self,
+        ctx: &CompileContext,
+        pname: &str,
+        what: &str,
+        i: usize,
+        item: &ExprItem,
+        outer: Range<usize>,
+        (pass_partial, deferred_captures): (bool, bool),
+    ) -> Option<ZrfBlock> {
+        let forms = match notation::sexpr::parse(&item.text, 0) {
+            Ok(forms) => forms,
+            Err(e) => {
+                let span = self.expr_span(item, outer, &e.span);
+                self.error(
+                    format!("piece {pname}, {what} {}: {}", i + 1, e.message),
+                    span,
+                    "here",
+                );
+                return None;
+            }
+        };
+        let whole = 0..item.text.len();
+        let block = match <[Sexp; 1]>::try_from(forms) {
+            Ok([one]) => one,
+            Err(forms) => Sexp::new(SexpKind::List(forms), whole),
+        };
+        let block = ZrfBlock {
+            block,
+            move_type: item.move_type.clone(),
+            priority: item.priority,
+            first: item.starts,
+            pass_partial,
+            deferred_captures,
+        };
+        let identity = DirMap::identity(ctx.topology);
+        let mut scratch = notation::Program::default();
+        let checked = notation::zrf::ZrfCompiler::new(ctx, &identity, &mut scratch)
+            .blocks(std::slice::from_ref(&block));
+        if let Err(e) = checked {
+            let span = self.expr_span(item, outer, &e.span);
+            let d = Diagnostic::new(format!("piece {pname}, {what} {}: {}", i + 1, e.message))
+                .at(span, "in this ZRF block")
+                .note(e.render(&item.text));
+            self.errors.push(d);
+            return None;
+        }
+        Some(block)
     }
 
     /// File position of an expression's error, when the string maps exactly.
@@ -102,11 +159,14 @@ impl Loader<'_> {
         };
         let mut once_flags: u16 = 0;
         let mut parsed: Vec<[Vec<Parsed>; 2]> = Vec::new();
+        let mut zrf: Vec<[Vec<ZrfBlock>; 2]> = Vec::new();
+        let pass = (spec.rules.pass_partial, spec.rules.deferred_captures);
         let mut refs: Vec<Vec<MovedRef>> = Vec::new();
         let mut priorities = Vec::new();
         for (pname, piece) in &spec.pieces {
             let mut piece_refs = Vec::new();
             let mut lists: [Vec<Parsed>; 2] = [Vec::new(), Vec::new()];
+            let mut blocks: [Vec<ZrfBlock>; 2] = [Vec::new(), Vec::new()];
             let betza = self.betza_moves(pname, piece);
             for (k, (what, exprs)) in [("move", &piece.moves), ("drop", &piece.drops)]
                 .into_iter()
@@ -120,6 +180,15 @@ impl Loader<'_> {
                     written.collect()
                 };
                 for (i, item) in items.into_iter().enumerate() {
+                    if item.zrf {
+                        let outer = outer.clone().unwrap_or_default();
+                        priorities.push(item.priority);
+                        if let Some(block) = self.zrf_block(&ctx, pname, what, i, item, outer, pass)
+                        {
+                            blocks[k].push(block);
+                        }
+                        continue;
+                    }
                     let result = notation::parse(&item.text).and_then(|node| {
                         let r = notation::resolve(&node, &ctx)?;
                         Ok((node, r))
@@ -152,6 +221,7 @@ impl Loader<'_> {
                 }
             }
             parsed.push(lists);
+            zrf.push(blocks);
             refs.push(piece_refs);
         }
         if !self.errors.is_empty() {
@@ -159,11 +229,11 @@ impl Loader<'_> {
         }
         let mut programs = Vec::new();
         let mut drop_programs = Vec::new();
-        for (lists, (pname, piece)) in parsed.iter().zip(&spec.pieces) {
+        for ((lists, blocks), (pname, piece)) in parsed.iter().zip(&zrf).zip(&spec.pieces) {
             let moves = self.programs(
                 &ctx,
                 players,
-                &lists[0],
+                (&lists[0], &blocks[0]),
                 true,
                 pname,
                 piece
@@ -172,13 +242,13 @@ impl Loader<'_> {
                     .map(|m| m.span())
                     .or_else(|| piece.betza.as_ref().map(|b| b.span())),
             )?;
-            let drops = if lists[1].is_empty() {
+            let drops = if lists[1].is_empty() && blocks[1].is_empty() {
                 Vec::new()
             } else {
                 self.programs(
                     &ctx,
                     players,
-                    &lists[1],
+                    (&lists[1], &blocks[1]),
                     false,
                     pname,
                     piece.drops.as_ref().map(|m| m.span()),
@@ -215,7 +285,7 @@ impl Loader<'_> {
         &mut self,
         ctx: &CompileContext,
         players: &[Player],
-        entries: &[Parsed],
+        (entries, blocks): (&[Parsed], &[ZrfBlock]),
         prologue_take: bool,
         pname: &str,
         span: Option<Range<usize>>,
@@ -235,7 +305,10 @@ impl Loader<'_> {
                     )
                 })
                 .collect();
-            match ProgramBuilder::new(ctx, &player.map).piece(&list, prologue_take) {
+            match ProgramBuilder::new(ctx, &player.map)
+                .with_zrf(blocks)
+                .piece(&list, prologue_take)
+            {
                 Ok(p) => out.push(p),
                 Err(e) => {
                     self.error(

@@ -252,6 +252,10 @@ pub(super) struct RulesSection {
     pub(super) royal_check: Option<Spanned<String>>,
     /// The neutral piece every move ends by moving (duck chess).
     pub(super) move_neutral: Option<Spanned<String>>,
+    /// ZRF blocks: a move whose part ended with `add-partial` may stop
+    /// there even when it could go on.
+    #[serde(default)]
+    pub(super) pass_partial: bool,
 }
 
 /// `turns = ["White", "Black", "Black", "White"]` or
@@ -297,6 +301,13 @@ pub(super) struct ExprItem {
     pub(super) text: String,
     pub(super) span: Option<Range<usize>>,
     pub(super) priority: u8,
+    /// The text is a ZRF move block (`{ zrf = "(…)" }`), not an expression.
+    pub(super) zrf: bool,
+    /// A ZRF block's move type (`type = "jump"`), which partial moves name.
+    pub(super) move_type: Option<String>,
+    /// False for a ZRF block that only continues partial moves
+    /// (`starts = false`).
+    pub(super) starts: bool,
 }
 
 impl<'de> Deserialize<'de> for ExprList {
@@ -312,6 +323,9 @@ impl<'de> Deserialize<'de> for ExprList {
                     text: s.to_string(),
                     span: None,
                     priority: 0,
+                    zrf: false,
+                    move_type: None,
+                    starts: true,
                 }]))
             }
             fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<ExprList, A::Error> {
@@ -335,32 +349,58 @@ impl<'de> Deserialize<'de> for ExprItem {
         impl<'de> Visitor<'de> for V {
             type Value = ExprItem;
             fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-                f.write_str("a move expression or a table { expr = \"...\", priority = n }")
+                f.write_str(
+                    "a move expression or a table { expr = \"...\", priority = n } or { zrf = \"(...)\" }",
+                )
             }
             fn visit_str<E: de::Error>(self, s: &str) -> Result<ExprItem, E> {
                 Ok(ExprItem {
                     text: s.to_string(),
                     span: None,
                     priority: 0,
+                    zrf: false,
+                    move_type: None,
+                    starts: true,
                 })
             }
             fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<ExprItem, A::Error> {
                 let mut text: Option<Spanned<String>> = None;
                 let mut priority = 0u8;
+                let mut zrf = false;
+                let mut move_type = None;
+                let mut starts = true;
                 while let Some(key) = map.next_key::<String>()? {
                     match key.as_str() {
+                        "expr" | "zrf" if text.is_some() => {
+                            return Err(de::Error::custom("give either expr or zrf, once"));
+                        }
                         "expr" => text = Some(map.next_value()?),
+                        "zrf" => {
+                            text = Some(map.next_value()?);
+                            zrf = true;
+                        }
+                        "type" => move_type = Some(map.next_value()?),
+                        "starts" => starts = map.next_value()?,
                         "priority" => priority = map.next_value()?,
                         other => {
-                            return Err(de::Error::unknown_field(other, &["expr", "priority"]));
+                            return Err(de::Error::unknown_field(
+                                other,
+                                &["expr", "zrf", "type", "starts", "priority"],
+                            ));
                         }
                     }
                 }
                 let text = text.ok_or_else(|| de::Error::missing_field("expr"))?;
+                if (move_type.is_some() || !starts) && !zrf {
+                    return Err(de::Error::custom("type and starts are for zrf blocks"));
+                }
                 Ok(ExprItem {
                     span: Some(text.span()),
                     text: text.into_inner(),
                     priority,
+                    zrf,
+                    move_type,
+                    starts,
                 })
             }
         }

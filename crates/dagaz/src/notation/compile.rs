@@ -10,6 +10,7 @@ use super::ast::{Bracket, CheckKind, DirAtom, Nav, Node, NodeKind, Span};
 use super::program::{
     Op, Program, Test, WALK_HAND, WALK_MOVED, WALK_NOT_MOVED, WALK_TESTS, WalkPaths,
 };
+use super::zrf::{ZrfBlock, ZrfCompiler};
 use super::{ErrorKind, NotationError};
 use crate::board::{Dir, DirMap, Topology, Zones};
 
@@ -332,6 +333,8 @@ pub struct ProgramBuilder<'a, 'b> {
     ctx: &'a CompileContext<'b>,
     map: &'a DirMap,
     prog: Program,
+    /// The piece's ZRF move blocks, compiled after its expressions.
+    zrf: &'a [ZrfBlock],
 }
 
 impl<'a, 'b> ProgramBuilder<'a, 'b> {
@@ -340,7 +343,15 @@ impl<'a, 'b> ProgramBuilder<'a, 'b> {
             ctx,
             map,
             prog: Program::default(),
+            zrf: &[],
         }
+    }
+
+    /// The piece's ZRF move blocks, compiled as alternatives after its
+    /// expressions (`notation::zrf`).
+    pub fn with_zrf(mut self, blocks: &'a [ZrfBlock]) -> Self {
+        self.zrf = blocks;
+        self
     }
 
     /// Compiles a piece's moves: the prologue `^`, then each alternative
@@ -351,11 +362,14 @@ impl<'a, 'b> ProgramBuilder<'a, 'b> {
         entries: &[(MoveEntry, &Resolved, u16)],
         prologue_take: bool,
     ) -> Result<Program, NotationError> {
-        if entries.is_empty() {
+        if entries.is_empty() && self.zrf.is_empty() {
             return Ok(self.prog);
         }
         if prologue_take {
             self.emit(Op::Take);
+        }
+        if !self.zrf.is_empty() {
+            return self.with_blocks(entries);
         }
         // Top-level alternatives of an entry become entries of their own,
         // so that each can be fused.
@@ -401,6 +415,35 @@ impl<'a, 'b> ProgramBuilder<'a, 'b> {
                 self.prog.kernel = leading;
             }
         }
+        Ok(self.prog)
+    }
+
+    /// A piece with ZRF blocks: its expressions as alternatives, then the
+    /// blocks; nothing fused, the interpreter runs it all.
+    fn with_blocks(
+        mut self,
+        entries: &[(MoveEntry, &Resolved, u16)],
+    ) -> Result<Program, NotationError> {
+        let flat: Vec<(&Node, &Resolved, u16, u8)> = entries
+            .iter()
+            .map(|(e, r, b)| (e.node, *r, *b, e.priority))
+            .collect();
+        if !flat.is_empty() {
+            let fork = self.emit(Op::Fork(0));
+            for (node, resolved, once_base, priority) in &flat {
+                let next = self.emit(Op::Fork(0));
+                self.node(node, resolved, *once_base)?;
+                self.emit(Op::Epilogue);
+                self.emit(Op::Match {
+                    priority: *priority,
+                });
+                self.patch(next);
+            }
+            self.emit(Op::Fail);
+            self.patch(fork);
+        }
+        let blocks = self.zrf;
+        ZrfCompiler::new(self.ctx, self.map, &mut self.prog).blocks(blocks)?;
         Ok(self.prog)
     }
 

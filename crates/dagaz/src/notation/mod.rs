@@ -8,6 +8,8 @@ pub mod betza;
 pub mod compile;
 pub mod parser;
 pub mod program;
+pub mod sexpr;
+pub mod zrf;
 
 pub use ast::{Node, Span};
 pub use compile::{
@@ -15,7 +17,8 @@ pub use compile::{
 };
 pub use parser::parse;
 pub use program::{
-    Op, Program, Test, WALK_HAND, WALK_MOVED, WALK_NOT_MOVED, WALK_TESTS, WalkPaths,
+    Cond, Op, Program, Test, WALK_HAND, WALK_MOVED, WALK_NOT_MOVED, WALK_TESTS, WalkPaths,
+    ZrfChange,
 };
 
 use std::fmt;

@@ -148,6 +148,89 @@ pub enum Op {
         walk: u16,
         priority: u8,
     },
+    // The instructions below come from ZRF move blocks (`notation::zrf`).
+    /// Jump to `target` unless condition `cond` of [`Program::conds`] holds.
+    Unless {
+        cond: u16,
+        target: u32,
+    },
+    /// The path fails unless condition `cond` holds.
+    Verify(u16),
+    /// A jump back to the head of a loop (counted against the budget).
+    Loop(u32),
+    /// The path ends here.
+    Fail,
+    /// Remember the cursor in register `r` (0: ZRF's mark, 1: its `to`).
+    Mark(u8),
+    /// Move the cursor to register `r`; fails if it is not set.
+    Back(u8),
+    /// Move the cursor to this square.
+    Goto(Square),
+    /// Move the cursor to where the moving piece started.
+    GoFrom,
+    /// Move the cursor to the start (or the end) of the last move.
+    GoLast {
+        end: bool,
+    },
+    /// The piece in the hand becomes a piece of this type.
+    Promote(u16),
+    /// Change the piece on the cursor's square.
+    Change(ZrfChange),
+    /// Set or clear a flag of the path.
+    SetFlag {
+        flag: u8,
+        on: bool,
+    },
+    /// The pieces this path captured leave the board (the end of a part
+    /// of a ZRF move).
+    Settle,
+    /// One part of the move ended: a choice between going on (the next
+    /// instruction) and ending the move at `exit`, where the move ends
+    /// only if going on records no move.
+    Partial {
+        exit: u32,
+    },
+}
+
+/// What [`Op::Change`] does to the piece on the cursor's square.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ZrfChange {
+    /// The piece there is captured: marked, and gone when the part of
+    /// the move ends (nothing happens on an empty square).
+    Capture,
+    /// It changes sides (two players: to the other one).
+    Flip,
+    /// It becomes the moving player's.
+    Owner,
+    /// It becomes a piece of this type, of the same owner.
+    Type(u16),
+    /// A piece of this type of the moving player is put there.
+    Create(u16),
+}
+
+/// A condition of a ZRF block, asked without changing anything.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Cond {
+    True,
+    Test(Test),
+    IsType(u16),
+    InZone(u16),
+    /// The square holds a neutral piece.
+    Neutral,
+    /// The square is the one in register 0 (ZRF's `marked?`).
+    Marked,
+    /// The cursor is on this square.
+    At(Square),
+    Flag(u8),
+    /// The condition one step away; false where there is no link.
+    Step(Dir, Box<Cond>),
+    /// The condition on another square.
+    Square(Square, Box<Cond>),
+    /// The condition on the square of a register; false if it is unset.
+    Register(u8, Box<Cond>),
+    Not(Box<Cond>),
+    And(Vec<Cond>),
+    Or(Vec<Cond>),
 }
 
 /// A walk's first leg with this list tests the moving piece (in the hand)
@@ -231,4 +314,8 @@ pub struct Program {
     /// test (no choice, no effect): the guard that can rule the program
     /// out before the interpreter starts.
     pub guard: u32,
+    /// Conditions of ZRF blocks ([`Op::Unless`], [`Op::Verify`]).
+    pub conds: Vec<Cond>,
+    /// The program has [`Op::Partial`] instructions.
+    pub partial: bool,
 }

@@ -41,3 +41,4 @@ mod shatranj;
 mod stacks;
 mod turkish;
 mod ultima;
+mod zrf;

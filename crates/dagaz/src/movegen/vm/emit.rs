@@ -275,6 +275,9 @@ impl Vm {
         header.again = self.again;
         header.captures = captures;
         header.path_key = self.path_key;
+        if self.promoted != NONE {
+            header.promotion = self.promoted;
+        }
 
         let promotion = game
             .pieces

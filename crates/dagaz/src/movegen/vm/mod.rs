@@ -17,6 +17,7 @@
 mod checks;
 mod effects;
 mod emit;
+mod zrf;
 
 use super::attack;
 use crate::board::{Dir, Square};
@@ -43,6 +44,9 @@ pub enum GenError {
     Budget { piece: String, square: String },
 }
 
+/// The `alt` of an [`Op::Partial`]'s frame (its exit ignores `alt`).
+const PARTIAL: u8 = u8::MAX;
+
 /// A choice point.
 #[derive(Clone, Copy, Debug)]
 struct Frame {
@@ -53,7 +57,8 @@ struct Frame {
     /// Which alternative to try next at `pc` (directions, handler branches).
     alt: u8,
     maximal: bool,
-    /// Set when an iteration of a maximal repetition completed.
+    /// Set when an iteration of a maximal repetition completed (or, for a
+    /// partial-move frame, when going on recorded a move).
     continued: bool,
     cursor: u16,
     log_len: u32,
@@ -77,6 +82,9 @@ enum Undo {
     Again(bool),
     LastCapture(u16),
     Taken,
+    Mark(u8, u16),
+    Flags(u32),
+    Promoted(u16),
 }
 
 /// `=Name`: the square holds a piece of type `t`.
@@ -138,6 +146,12 @@ pub(crate) struct Vm {
     last_capture: u16,
     /// Pieces captured by this path (stack boards).
     taken: u16,
+    /// ZRF registers (`mark`, `to`, a scratch one): squares or `NONE`.
+    marks: [u16; 3],
+    /// ZRF flags set by the path.
+    flags: u32,
+    /// The type the piece in hand was turned into by `Promote`, or `NONE`.
+    promoted: u16,
     // Per run.
     mover_piece: u16,
     /// The board is a heap board: cells are counts, a drop puts down one.
@@ -534,10 +548,38 @@ impl Vm {
                         true
                     }
                 }
+                Op::Unless { .. }
+                | Op::Verify(_)
+                | Op::Loop(_)
+                | Op::Fail
+                | Op::Mark(_)
+                | Op::Back(_)
+                | Op::Goto(_)
+                | Op::GoFrom
+                | Op::GoLast { .. }
+                | Op::Promote(_)
+                | Op::Change(_)
+                | Op::SetFlag { .. }
+                | Op::Settle
+                | Op::Partial { .. } => {
+                    match self.zrf_op(env, cells, prog, pc, &mut cursor, &mut effects) {
+                        Some(target) => {
+                            pc = target as usize;
+                            alt = 0;
+                            continue;
+                        }
+                        None => false,
+                    }
+                }
                 Op::Match { priority } => {
                     if self.hand.is_empty() {
                         match env.mode {
-                            Mode::Generate => self.record(env, cells, priority, out),
+                            Mode::Generate => {
+                                if prog.partial {
+                                    self.went_on();
+                                }
+                                self.record(env, cells, priority, out)
+                            }
                             Mode::Attack(target) => {
                                 if self.captured(env, cells, target) {
                                     self.found = true;
@@ -609,6 +651,9 @@ impl Vm {
         self.again = false;
         self.last_capture = NONE;
         self.taken = 0;
+        self.marks = [NONE; 3];
+        self.flags = 0;
+        self.promoted = NONE;
         self.heap = env.game.board_kind == crate::board::BoardKind::Heap;
         self.stack = env.game.board_kind == crate::board::BoardKind::Stack;
         self.found = false;
@@ -677,6 +722,9 @@ impl Vm {
                 Some(Undo::Again(old)) => self.again = old,
                 Some(Undo::LastCapture(old)) => self.last_capture = old,
                 Some(Undo::Taken) => self.taken -= 1,
+                Some(Undo::Mark(r, old)) => self.marks[r as usize] = old,
+                Some(Undo::Flags(old)) => self.flags = old,
+                Some(Undo::Promoted(old)) => self.promoted = old,
                 None => break,
             }
         }

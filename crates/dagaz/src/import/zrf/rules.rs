@@ -1,0 +1,751 @@
+//! The game file of one ZRF game: players, turn order, pieces with their
+//! move blocks, setup, end conditions and options.
+
+use indexmap::IndexMap;
+use toml::{Table, Value};
+
+use super::board::{self, Board};
+use super::{Conversion, Sources, ZrfError, normalize_option, s, table};
+use crate::notation::sexpr::{Sexp, SexpKind};
+
+/// Options that only change how Zillions or Dagaz show the game.
+const DISPLAY_OPTIONS: &[&str] = &[
+    "animate-captures",
+    "animate-drops",
+    "smart-moves",
+    "show-hints",
+    "show-blink",
+    "show-captures",
+    "highlight-goals",
+    "prevent-flipping",
+    "progressive-levels",
+    "show-moves-list",
+    "show-drops",
+    "drag-n-drop",
+    "advisor-wait",
+    "animate-redo",
+    "promote-dialog",
+    "show-lose",
+    "selection-screen",
+    "...",
+];
+
+struct Piece {
+    name: String,
+    help: String,
+    /// Move blocks with their move type.
+    moves: Vec<(Sexp, Option<String>)>,
+    drops: Vec<(Sexp, Option<String>)>,
+}
+
+struct Build<'a> {
+    sources: &'a Sources,
+    warnings: Vec<String>,
+    players: Vec<String>,
+    board: Option<Board>,
+    pieces: Vec<Piece>,
+    rules: Table,
+    goals: Vec<String>,
+    royal: Vec<String>,
+    priorities: Vec<String>,
+    turns: Option<Value>,
+    pass_partial: bool,
+    deferred: bool,
+}
+
+/// Converts a game's sections into a game file.
+pub(super) fn build(sources: &Sources, sections: &[Sexp]) -> Result<Conversion, ZrfError> {
+    let mut b = Build {
+        sources,
+        warnings: Vec::new(),
+        players: Vec::new(),
+        board: None,
+        pieces: Vec::new(),
+        rules: Table::new(),
+        goals: Vec::new(),
+        royal: Vec::new(),
+        priorities: Vec::new(),
+        turns: None,
+        pass_partial: false,
+        deferred: false,
+    };
+    let mut title = String::new();
+    let mut description = String::new();
+    // Players first: boards and zones name them.
+    for s in sections {
+        if let Some((h, args)) = s.head()
+            && h == "players"
+        {
+            b.players = args
+                .iter()
+                .filter_map(|p| p.text().map(str::to_string))
+                .collect();
+        }
+    }
+    if b.players.is_empty() {
+        return Err(ZrfError {
+            message: "the game has no (players …)".into(),
+            at: sources.place(0, 0),
+        });
+    }
+    let mut setup = None;
+    for sec in sections {
+        let Some((h, args)) = sec.head() else {
+            continue;
+        };
+        match h.as_str() {
+            "title" => title = text_arg(args),
+            "description" => description = text_arg(args),
+            "players" => {}
+            "board" => b.board = Some(board::read(sources, sec, &b.players)?),
+            "piece" => b.piece(sec, args)?,
+            "board-setup" => setup = Some(sec),
+            "turn-order" => b.turn_order(sec, args)?,
+            "move-priorities" => {
+                b.priorities = args
+                    .iter()
+                    .filter_map(|a| a.text().map(str::to_string))
+                    .collect()
+            }
+            "option" => b.option(sec, args)?,
+            "pass-turn" => b.pass_turn(sec, args.first())?,
+            "win-condition" | "loss-condition" | "draw-condition" => b.goal(sec, &h, args)?,
+            "help" | "history" | "strategy" | "notation" | "image" | "music" | "solution"
+            | "engine" | "default" | "version" | "recycle-captures" => {}
+            _ if h.ends_with("-sound") => {}
+            other => {
+                return Err(ZrfError::at(
+                    sources,
+                    sec,
+                    format!("'{other}' is not supported yet"),
+                ));
+            }
+        }
+    }
+    let Some(board) = b.board.take() else {
+        return Err(ZrfError {
+            message: "the game has no (board …)".into(),
+            at: sources.place(0, 0),
+        });
+    };
+    if b.players.len() != 2 {
+        return Err(ZrfError {
+            message: format!(
+                "games of {} players are not supported yet (two are)",
+                b.players.len()
+            ),
+            at: sources.place(0, 0),
+        });
+    }
+    let fen = match setup {
+        Some(sec) => b.setup(sec, &board)?,
+        None => b.empty_setup(&board),
+    };
+    let game = b.file(&title, &description, &board, fen)?;
+    Ok(Conversion {
+        title,
+        game,
+        warnings: b.warnings,
+    })
+}
+
+fn text_arg(args: &[Sexp]) -> String {
+    args.iter()
+        .filter_map(|a| a.text())
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+impl Build<'_> {
+    fn err(&self, form: &Sexp, message: impl Into<String>) -> ZrfError {
+        ZrfError::at(self.sources, form, message)
+    }
+
+    fn warn(&mut self, form: &Sexp, message: impl Into<String>) {
+        let at = self.sources.locate(form);
+        self.warnings
+            .push(format!("{at}: warning: {}", message.into()));
+    }
+
+    fn piece(&mut self, form: &Sexp, body: &[Sexp]) -> Result<(), ZrfError> {
+        let mut p = Piece {
+            name: String::new(),
+            help: String::new(),
+            moves: Vec::new(),
+            drops: Vec::new(),
+        };
+        for part in body {
+            let Some((h, args)) = part.head() else {
+                continue;
+            };
+            match h.as_str() {
+                "name" => p.name = text_arg(args),
+                "help" | "description" => {
+                    if p.help.is_empty() {
+                        p.help = text_arg(args)
+                    }
+                }
+                "moves" | "drops" => {
+                    let mut ty = None;
+                    for m in args {
+                        match m.head() {
+                            Some((k, t)) if k == "move-type" => {
+                                ty = t.first().and_then(|t| t.text()).map(str::to_string)
+                            }
+                            _ if m.list().is_some() => {
+                                let list = if h == "moves" {
+                                    &mut p.moves
+                                } else {
+                                    &mut p.drops
+                                };
+                                list.push((m.clone(), ty.clone()));
+                            }
+                            _ => return Err(self.err(m, "a move block is a list")),
+                        }
+                    }
+                }
+                "image" | "notation" | "dummy" => {}
+                "attribute" => {
+                    return Err(self.err(part, "piece attributes are not supported yet"));
+                }
+                other => {
+                    return Err(
+                        self.err(part, format!("'{other}' in a piece is not supported yet"))
+                    );
+                }
+            }
+        }
+        if p.name.is_empty() {
+            return Err(self.err(form, "a piece needs a name"));
+        }
+        self.pieces.push(p);
+        Ok(())
+    }
+
+    fn turn_order(&mut self, form: &Sexp, args: &[Sexp]) -> Result<(), ZrfError> {
+        let mut opening = Vec::new();
+        let mut cycle = Vec::new();
+        let mut repeat = false;
+        for a in args {
+            if a.is("repeat") {
+                repeat = true;
+                continue;
+            }
+            let Some(p) = a.atom() else {
+                return Err(self.err(a, "turns restricted to a move type are not supported yet"));
+            };
+            if !self.players.iter().any(|x| x == p) {
+                return Err(self.err(a, format!("'{p}' is not a player")));
+            }
+            if repeat {
+                cycle.push(s(p));
+            } else {
+                opening.push(s(p));
+            }
+        }
+        if !repeat {
+            cycle = std::mem::take(&mut opening);
+        }
+        if cycle.is_empty() {
+            return Err(self.err(form, "the turn order repeats nothing"));
+        }
+        let plain: Vec<Value> = self.players.iter().map(|p| s(p.as_str())).collect();
+        self.turns = if opening.is_empty() && cycle == plain {
+            None
+        } else if opening.is_empty() {
+            Some(Value::Array(cycle))
+        } else {
+            Some(Value::Table(table([
+                ("opening", Value::Array(opening)),
+                ("repeat", Value::Array(cycle)),
+            ])))
+        };
+        Ok(())
+    }
+
+    fn option(&mut self, form: &Sexp, args: &[Sexp]) -> Result<(), ZrfError> {
+        let name = args
+            .first()
+            .and_then(|a| a.text())
+            .map(normalize_option)
+            .unwrap_or_default();
+        let value = args
+            .get(1)
+            .and_then(|v| v.text())
+            .unwrap_or("true")
+            .to_ascii_lowercase();
+        let on = value != "false";
+        match name.as_str() {
+            n if DISPLAY_OPTIONS.contains(&n) => {}
+            "pass-turn" => self.pass_turn(form, args.get(1))?,
+            "pass-partial" => self.pass_partial = on,
+            "deferred-captures" => self.deferred = on,
+            "maximal-captures" if on => {
+                if value != "true" {
+                    self.warn(
+                        form,
+                        format!("maximal captures '{value}' read as counting pieces"),
+                    );
+                }
+                self.rules.insert("maximum_capture".into(), s("pieces"));
+            }
+            "maximal-captures" => {}
+            "chess-invariant" if on => {
+                self.rules
+                    .insert("royal_safety".into(), Value::Boolean(true));
+            }
+            "chess-invariant" => {}
+            _ => self.warn(
+                form,
+                format!("option '{name}' is not known here and changes nothing"),
+            ),
+        }
+        Ok(())
+    }
+
+    fn pass_turn(&mut self, form: &Sexp, value: Option<&Sexp>) -> Result<(), ZrfError> {
+        let v = value
+            .and_then(|v| v.text())
+            .unwrap_or("true")
+            .to_ascii_lowercase();
+        match v.as_str() {
+            "true" => {
+                self.rules.insert("pass".into(), s("allowed"));
+            }
+            "forced" => {
+                self.rules.insert("pass".into(), s("forced"));
+            }
+            "false" => {
+                self.rules.remove("pass");
+            }
+            other => {
+                return Err(self.err(form, format!("pass-turn '{other}': true, false or forced")));
+            }
+        }
+        Ok(())
+    }
+
+    /// `(win-condition (players…) condition)` and the others.
+    fn goal(&mut self, form: &Sexp, kind: &str, args: &[Sexp]) -> Result<(), ZrfError> {
+        let [who, cond] = args else {
+            return Err(self.err(form, "a condition is (players) condition"));
+        };
+        let who: Vec<String> = match who.list() {
+            Some(l) => l
+                .iter()
+                .filter_map(|p| p.text().map(str::to_string))
+                .collect(),
+            None => vec![who.text().unwrap_or("").to_string()],
+        };
+        let outcome = match kind {
+            "win-condition" => "win",
+            "loss-condition" => "loss",
+            _ => "draw",
+        };
+        // Conditions about the side that cannot move are, in the game
+        // file, about the player who just moved.
+        let flipped = match outcome {
+            "win" => "loss",
+            "loss" => "win",
+            other => other,
+        };
+        let (name, cargs) = match (cond.atom(), cond.head()) {
+            (Some(a), _) => (a.to_ascii_lowercase(), &[][..]),
+            (None, Some((h, rest))) => (h, rest),
+            _ => return Err(self.err(cond, "a condition")),
+        };
+        let all = who.len() == self.players.len();
+        let prefix = |p: &str| if all { String::new() } else { format!("{p}: ") };
+        let mut lines: Vec<String> = Vec::new();
+        match name.as_str() {
+            "stalemated" => lines.push(format!("no_moves = {flipped}")),
+            "repetition" => lines.push(format!("repetition 3 = {outcome}")),
+            "checkmated" => {
+                for t in cargs.iter().filter_map(|t| t.text()) {
+                    if !self.royal.iter().any(|r| r == t) {
+                        self.royal.push(t.to_string());
+                    }
+                }
+                self.rules
+                    .insert("royal_safety".into(), Value::Boolean(true));
+                lines.push(format!("checkmate = {flipped}"));
+            }
+            "pieces-remaining" => {
+                let n: i64 = cargs
+                    .first()
+                    .and_then(|n| n.text())
+                    .and_then(|n| n.parse().ok())
+                    .ok_or_else(|| self.err(cond, "pieces-remaining needs a number"))?;
+                let types = self.types(&cargs[1..]);
+                for p in &who {
+                    lines.push(format!("{}pieces{types} <= {n} = {outcome}", prefix(p)));
+                }
+            }
+            "captured" => {
+                let types = self.types(cargs);
+                for p in &who {
+                    lines.push(format!("{}pieces{types} < 1 = {outcome}", prefix(p)));
+                }
+            }
+            "absolute-config" => {
+                let zone = self.config_zone(cond, cargs)?;
+                let types = self.types(&cargs[..cargs.len() - 1]);
+                for p in &who {
+                    lines.push(format!("{}reach {zone}{types} = {outcome}", prefix(p)));
+                }
+            }
+            other => {
+                return Err(self.err(
+                    cond,
+                    format!("the condition '{other}' is not supported yet"),
+                ));
+            }
+        }
+        if matches!(name.as_str(), "stalemated" | "repetition" | "checkmated") && !all {
+            return Err(self.err(
+                form,
+                format!("'{name}' for only some of the players is not supported yet"),
+            ));
+        }
+        for l in lines {
+            if !self.goals.contains(&l) {
+                self.goals.push(l);
+            }
+        }
+        Ok(())
+    }
+
+    /// ` T1 T2` for a list of piece types (atoms or one list).
+    fn types(&self, args: &[Sexp]) -> String {
+        let mut out = String::new();
+        for a in args {
+            match &a.kind {
+                SexpKind::List(items) => {
+                    for i in items.iter().filter_map(|i| i.text()) {
+                        out += &format!(" {i}");
+                    }
+                }
+                _ => {
+                    if let Some(t) = a.text() {
+                        out += &format!(" {t}");
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    /// The zone of an `absolute-config`: its zone, or a zone made of its
+    /// squares.
+    fn config_zone(&mut self, cond: &Sexp, args: &[Sexp]) -> Result<String, ZrfError> {
+        let Some(last) = args.last().filter(|_| args.len() >= 2) else {
+            return Err(self.err(cond, "absolute-config needs pieces and positions"));
+        };
+        let names: Vec<String> = match last.list() {
+            Some(l) => l
+                .iter()
+                .filter_map(|x| x.text().map(str::to_string))
+                .collect(),
+            None => vec![last.text().unwrap_or("").to_string()],
+        };
+        let board = self.board.as_mut().ok_or_else(|| {
+            ZrfError::at(self.sources, cond, "the board must come before the goals")
+        })?;
+        if let [one] = &names[..]
+            && let Some(z) = board.zone_names.get(one)
+        {
+            return Ok(z.clone());
+        }
+        let name = board::zone_name(&format!("goal{}", board.zones.len() + 1), &board.zone_names);
+        board.zone_names.insert(name.clone(), name.clone());
+        let per: IndexMap<String, Vec<String>> = [("all".to_string(), names)].into_iter().collect();
+        board.zones.insert(name.clone(), per);
+        Ok(name)
+    }
+
+    /// The setup as a position string (FEN), hands included.
+    fn setup(&mut self, sec: &Sexp, board: &Board) -> Result<String, ZrfError> {
+        let (_, body) = sec.head().unwrap_or_default();
+        let mut at: IndexMap<String, (usize, String)> = IndexMap::new();
+        let mut hands: Vec<(usize, String, u32)> = Vec::new();
+        for side in body {
+            let Some((who, pieces)) = side.list().and_then(|l| l.split_first()) else {
+                continue;
+            };
+            let who = who.text().unwrap_or("");
+            let Some(owner) = self.players.iter().position(|p| p == who) else {
+                return Err(self.err(side, format!("'{who}' is not a player")));
+            };
+            for p in pieces {
+                let Some((name, places)) = p.list().and_then(|l| l.split_first()) else {
+                    return Err(self.err(p, "a setup entry is (Piece squares…)"));
+                };
+                let name = name.text().unwrap_or("").to_string();
+                if !self.pieces.iter().any(|x| x.name == name) {
+                    return Err(self.err(p, format!("no piece is named '{name}'")));
+                }
+                if places.first().is_some_and(|x| x.is("off")) {
+                    let n = places
+                        .get(1)
+                        .and_then(|n| n.text())
+                        .and_then(|n| n.parse().ok())
+                        .ok_or_else(|| self.err(p, "off needs a number"))?;
+                    hands.push((owner, name.clone(), n));
+                    continue;
+                }
+                for sq in places {
+                    let sq = sq.text().unwrap_or("");
+                    if !board.square_exists(sq) {
+                        return Err(self.err(p, format!("'{sq}' is not a square of the board")));
+                    }
+                    at.insert(sq.to_string(), (owner, name.clone()));
+                }
+            }
+        }
+        // A piece that drops and has no stock drops without limit: enough
+        // to fill the board.
+        let squares = board.cols.len() * board.rows.len();
+        for p in &self.pieces {
+            if p.drops.is_empty() {
+                continue;
+            }
+            for owner in 0..self.players.len() {
+                if !hands.iter().any(|(o, n, _)| *o == owner && *n == p.name) {
+                    hands.push((owner, p.name.clone(), squares as u32));
+                }
+            }
+        }
+        self.fen(board, &at, &hands)
+    }
+
+    fn empty_setup(&mut self, board: &Board) -> String {
+        self.fen(board, &IndexMap::new(), &[]).unwrap_or_default()
+    }
+
+    fn fen(
+        &self,
+        board: &Board,
+        at: &IndexMap<String, (usize, String)>,
+        hands: &[(usize, String, u32)],
+    ) -> Result<String, ZrfError> {
+        let letters = self.letters();
+        let letter = |owner: usize, name: &str| {
+            let l = letters.get(name).copied().unwrap_or('?');
+            if owner == 0 {
+                l
+            } else {
+                l.to_ascii_lowercase()
+            }
+        };
+        let mut rows = Vec::new();
+        for r in &board.rows {
+            let mut line = String::new();
+            let mut empty = 0;
+            for c in &board.cols {
+                match at.get(&format!("{c}{r}")) {
+                    Some((owner, name)) => {
+                        if empty > 0 {
+                            line += &empty.to_string();
+                            empty = 0;
+                        }
+                        line.push(letter(*owner, name));
+                    }
+                    None => empty += 1,
+                }
+            }
+            if empty > 0 {
+                line += &empty.to_string();
+            }
+            rows.push(line);
+        }
+        let mut fen = rows.join("/");
+        if !hands.is_empty() {
+            let mut hand = String::new();
+            for (owner, name, n) in hands.iter().filter(|h| h.2 > 0) {
+                hand += &format!("{n}{}", letter(*owner, name));
+            }
+            fen += &format!("[{hand}]");
+        }
+        fen += " w - - 0 1";
+        Ok(fen)
+    }
+
+    /// Each piece's letter: its initial if free, else the first free one.
+    fn letters(&self) -> IndexMap<String, char> {
+        let mut out: IndexMap<String, char> = IndexMap::new();
+        for p in &self.pieces {
+            let free = |c: &char| c.is_ascii_uppercase() && !out.values().any(|l| l == c);
+            let l = p
+                .name
+                .chars()
+                .map(|c| c.to_ascii_uppercase())
+                .chain('A'..='Z')
+                .find(free)
+                .unwrap_or('?');
+            out.insert(p.name.clone(), l);
+        }
+        out
+    }
+
+    /// A move block as the game file writes it: the block's text with the
+    /// board's names (directions as letters, zones renamed).
+    fn block_text(&self, board: &Board, block: &Sexp) -> String {
+        let rename = |a: &str| -> String {
+            if let Some(l) = board.dirs.get(a) {
+                return l.to_string();
+            }
+            if let Some(z) = board.zone_names.get(a) {
+                return z.clone();
+            }
+            a.to_string()
+        };
+        fn write(s: &Sexp, rename: &dyn Fn(&str) -> String, out: &mut String) {
+            match &s.kind {
+                SexpKind::Atom(a) => out.push_str(&rename(a)),
+                SexpKind::Str(t) => out.push_str(&format!("\"{t}\"")),
+                SexpKind::List(items) => {
+                    out.push('(');
+                    for (i, item) in items.iter().enumerate() {
+                        if i > 0 {
+                            out.push(' ');
+                        }
+                        write(item, rename, out);
+                    }
+                    out.push(')');
+                }
+            }
+        }
+        let mut out = String::new();
+        write(block, &rename, &mut out);
+        out
+    }
+
+    /// The priority of a block's moves, from `move-priorities` (the first
+    /// listed type highest); blocks of types it leaves out only continue
+    /// partial moves.
+    fn priority(&self, ty: &Option<String>) -> (u8, bool) {
+        if self.priorities.is_empty() {
+            return (0, true);
+        }
+        match ty
+            .as_ref()
+            .and_then(|t| self.priorities.iter().position(|p| p == t))
+        {
+            Some(i) => ((self.priorities.len() - i) as u8, true),
+            None => (0, false),
+        }
+    }
+
+    fn blocks(&self, board: &Board, list: &[(Sexp, Option<String>)]) -> Value {
+        Value::Array(
+            list.iter()
+                .map(|(block, ty)| {
+                    let mut t = table([("zrf", s(self.block_text(board, block)))]);
+                    if let Some(ty) = ty {
+                        t.insert("type".into(), s(ty.as_str()));
+                    }
+                    let (priority, starts) = self.priority(ty);
+                    if priority > 0 {
+                        t.insert("priority".into(), Value::Integer(priority.into()));
+                    }
+                    if !starts {
+                        t.insert("starts".into(), Value::Boolean(false));
+                    }
+                    Value::Table(t)
+                })
+                .collect(),
+        )
+    }
+
+    fn file(
+        &mut self,
+        title: &str,
+        description: &str,
+        board: &Board,
+        fen: String,
+    ) -> Result<String, ZrfError> {
+        let mut root = Table::new();
+        let players: Vec<Value> = self.players.iter().map(|p| s(p.as_str())).collect();
+        let mut game = table([("title", s(title)), ("players", Value::Array(players))]);
+        if !description.is_empty() {
+            game.insert(
+                "description".into(),
+                s(description.replace(['\n', '\r'], " ")),
+            );
+        }
+        root.insert("game".into(), Value::Table(game));
+        root.insert("board".into(), Value::Table(board.table()));
+        let mut players = Table::new();
+        for p in &self.players {
+            if let Some(map) = board.map(p) {
+                players.insert(p.clone(), Value::Table(table([("map", s(map))])));
+            }
+        }
+        if !players.is_empty() {
+            root.insert("players".into(), Value::Table(players));
+        }
+        if !board.zones.is_empty() {
+            let zones: Table = board
+                .zones
+                .iter()
+                .map(|(z, per)| {
+                    let t: Table = per
+                        .iter()
+                        .map(|(p, sq)| (p.clone(), s(sq.join(", "))))
+                        .collect();
+                    (z.clone(), Value::Table(t))
+                })
+                .collect();
+            root.insert("zones".into(), Value::Table(zones));
+        }
+        let letters = self.letters();
+        let mut pieces = Table::new();
+        for p in &self.pieces {
+            let mut t = table([("letter", s(letters[&p.name].to_string()))]);
+            if !p.help.is_empty() {
+                t.insert("description".into(), s(p.help.as_str()));
+            }
+            if self.royal.contains(&p.name) {
+                t.insert("royal".into(), Value::Boolean(true));
+            }
+            if !p.moves.is_empty() {
+                t.insert("moves".into(), self.blocks(board, &p.moves));
+            }
+            if !p.drops.is_empty() {
+                t.insert("drops".into(), self.blocks(board, &p.drops));
+            }
+            pieces.insert(p.name.clone(), Value::Table(t));
+        }
+        if let Some(r) = self.royal.iter().find(|r| !letters.contains_key(*r)) {
+            return Err(ZrfError {
+                message: format!("checkmated names '{r}', which is not a piece"),
+                at: self.sources.place(0, 0),
+            });
+        }
+        root.insert("pieces".into(), Value::Table(pieces));
+        root.insert("setup".into(), Value::Table(table([("fen", s(fen))])));
+        let mut rules = std::mem::take(&mut self.rules);
+        if self.pass_partial {
+            rules.insert("pass_partial".into(), Value::Boolean(true));
+        }
+        if self.deferred {
+            rules.insert("deferred_captures".into(), Value::Boolean(true));
+        }
+        if self.pieces.iter().any(|p| !p.drops.is_empty()) {
+            rules.insert("hands".into(), Value::Boolean(true));
+        }
+        if let Some(t) = self.turns.take() {
+            rules.insert("turns".into(), t);
+        }
+        let goals: Vec<Value> = self.goals.iter().map(|g| s(g.as_str())).collect();
+        rules.insert("goals".into(), Value::Array(goals));
+        root.insert("rules".into(), Value::Table(rules));
+        let text = toml::to_string(&root).map_err(|e| ZrfError {
+            message: format!("writing the game file: {e}"),
+            at: self.sources.place(0, 0),
+        })?;
+        Ok(format!(
+            "# Converted from ZRF by `dagaz import`: moves are ZRF blocks ({{ zrf = \"…\" }}).\n{text}"
+        ))
+    }
+}

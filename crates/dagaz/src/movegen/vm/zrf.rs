@@ -1,0 +1,234 @@
+//! The instructions of ZRF move blocks (`notation::zrf`): conditions,
+//! registers, type and owner changes, partial moves.
+
+use super::*;
+use crate::notation::{Cond, ZrfChange};
+
+impl Vm {
+    /// Runs one ZRF instruction at `pc`. Returns the instruction to go on
+    /// with (the next one, or a jump's target), or `None` if the path
+    /// fails. Kept out of the interpreter's loop, which runs the notation's
+    /// instructions.
+    #[inline(never)]
+    pub(super) fn zrf_op(
+        &mut self,
+        env: &Env,
+        cells: &mut [Cell],
+        prog: &Program,
+        pc: usize,
+        cursor: &mut Square,
+        effects: &mut u32,
+    ) -> Option<u32> {
+        let next = pc as u32 + 1;
+        let ok = match prog.ops[pc] {
+            Op::Unless { cond, target } => {
+                if !self.cond(env, cells, *cursor, &prog.conds[cond as usize]) {
+                    return Some(target);
+                }
+                true
+            }
+            Op::Verify(cond) => self.cond(env, cells, *cursor, &prog.conds[cond as usize]),
+            Op::Loop(target) => {
+                self.steps += 1;
+                return Some(target);
+            }
+            Op::Mark(r) => {
+                self.set_mark(r, cursor.0);
+                true
+            }
+            Op::Back(r) => self.goto(cursor, self.marks[r as usize]),
+            Op::Goto(sq) => self.goto(cursor, sq.0),
+            Op::GoFrom => self.goto(cursor, self.from),
+            Op::GoLast { end } => {
+                let last = env
+                    .history
+                    .last()
+                    .and_then(|p| if end { p.to } else { p.from });
+                self.goto(cursor, last.map_or(NONE, |s| s.0))
+            }
+            Op::Promote(t) => self.promote(env, t),
+            Op::Change(change) => {
+                let ok = self.change(env, cells, *cursor, change);
+                *effects += ok as u32;
+                ok
+            }
+            Op::SetFlag { flag, on } => {
+                let new = if on {
+                    self.flags | 1 << flag
+                } else {
+                    self.flags & !(1 << flag)
+                };
+                if new != self.flags {
+                    self.log.push(Undo::Flags(self.flags));
+                    self.flags = new;
+                }
+                true
+            }
+            Op::Settle => {
+                self.settle(cells);
+                true
+            }
+            Op::Partial { exit } => {
+                self.push_frame(exit, PARTIAL, true, *cursor, *effects);
+                true
+            }
+            _ => false,
+        };
+        ok.then_some(next)
+    }
+
+    /// Whether condition `c` holds with the cursor on `at`.
+    pub(super) fn cond(&mut self, env: &Env, cells: &mut [Cell], at: Square, c: &Cond) -> bool {
+        let topo = &env.game.topology;
+        match c {
+            Cond::True => true,
+            Cond::Test(t) => self.test(env, cells, at, *t),
+            Cond::IsType(t) => is_type(env, cells, at, *t),
+            Cond::InZone(z) => env.game.zones.contains(*z as usize, env.player, at),
+            Cond::Neutral => {
+                let cell = cells[at.index()];
+                !cell.is_empty() && env.game.cells.info(cell).is_neutral()
+            }
+            Cond::Marked => self.marks[zrf_mark()] == at.0,
+            Cond::At(sq) => *sq == at,
+            Cond::Flag(f) => self.flags & (1 << f) != 0,
+            Cond::Step(d, inner) => match topo.step(at, *d) {
+                Some(next) => self.cond(env, cells, next, inner),
+                None => false,
+            },
+            Cond::Square(sq, inner) => self.cond(env, cells, *sq, inner),
+            Cond::Register(r, inner) => match self.marks[*r as usize] {
+                NONE => false,
+                sq => self.cond(env, cells, Square(sq), inner),
+            },
+            Cond::Not(inner) => !self.cond(env, cells, at, inner),
+            Cond::And(parts) => parts.iter().all(|p| self.cond(env, cells, at, p)),
+            Cond::Or(parts) => parts.iter().any(|p| self.cond(env, cells, at, p)),
+        }
+    }
+
+    pub(super) fn set_mark(&mut self, r: u8, sq: u16) {
+        let old = self.marks[r as usize];
+        if old != sq {
+            self.log.push(Undo::Mark(r, old));
+            self.marks[r as usize] = sq;
+        }
+    }
+
+    /// Moves the cursor to `sq`; fails for `NONE`.
+    pub(super) fn goto(&mut self, cursor: &mut Square, sq: u16) -> bool {
+        if sq == NONE {
+            return false;
+        }
+        *cursor = Square(sq);
+        true
+    }
+
+    /// `(add T)`: the piece in hand becomes a `T` of the same owner.
+    pub(super) fn promote(&mut self, env: &Env, t: u16) -> bool {
+        if self.hand.is_empty() {
+            return false;
+        }
+        let game = env.game;
+        let owner = game.cells.info(self.hand).owner as usize;
+        let tracks = game.pieces[t as usize].tracks_moved;
+        let mover = self.hand_is_mover;
+        self.set_hand(game.cells.piece(t, owner, tracks), mover);
+        if mover {
+            self.log.push(Undo::Promoted(self.promoted));
+            self.promoted = t;
+        }
+        true
+    }
+
+    /// `flip`, `change-owner`, `change-type`, `create` on `at`.
+    pub(super) fn change(
+        &mut self,
+        env: &Env,
+        cells: &mut [Cell],
+        at: Square,
+        change: ZrfChange,
+    ) -> bool {
+        let game = env.game;
+        let here = cells[at.index()];
+        if let ZrfChange::Capture = change {
+            return self.mark_captured(env, cells, at);
+        }
+        if here.is_marked() || (here.is_empty() && !matches!(change, ZrfChange::Create(_))) {
+            return false;
+        }
+        let info = game.cells.info(here);
+        let players = game.players.len();
+        let new = match change {
+            ZrfChange::Flip => {
+                if info.is_neutral() {
+                    return false;
+                }
+                let owner = (info.owner as usize + 1) % players;
+                game.cells.piece(info.piece, owner, info.moved)
+            }
+            ZrfChange::Owner => game.cells.piece(info.piece, env.player, info.moved),
+            ZrfChange::Type(t) => {
+                let tracks = game.pieces[t as usize].tracks_moved;
+                game.cells
+                    .piece(t, info.owner as usize, tracks && info.moved)
+            }
+            ZrfChange::Create(t) => game.cells.piece(t, env.player, false),
+            ZrfChange::Capture => return false,
+        };
+        if new == here {
+            return true;
+        }
+        self.set_cell(cells, at.index(), new);
+        true
+    }
+
+    /// ZRF's `capture`: the piece on `at` is marked (it still blocks and
+    /// reads as a piece until the part of the move ends); nothing happens
+    /// on an empty square or one already captured. Nobody's pieces are
+    /// never captured.
+    fn mark_captured(&mut self, env: &Env, cells: &mut [Cell], at: Square) -> bool {
+        let here = cells[at.index()];
+        if here.is_empty() || here.is_marked() {
+            return true;
+        }
+        if env.game.cells.info(here).is_neutral() {
+            return false;
+        }
+        if self.last_capture != at.0 {
+            self.log.push(Undo::LastCapture(self.last_capture));
+            self.last_capture = at.0;
+        }
+        self.set_cell(cells, at.index(), here.marked());
+        true
+    }
+
+    /// The end of a part: the pieces the path captured leave the board.
+    fn settle(&mut self, cells: &mut [Cell]) {
+        let mut i = 0;
+        while i < self.log.len() {
+            if let Undo::Cell(slot, _) = self.log[i]
+                && cells[slot as usize].is_marked()
+            {
+                self.set_cell(cells, slot as usize, Cell::EMPTY);
+            }
+            i += 1;
+        }
+    }
+
+    /// A move was recorded below every partial-move frame on the stack:
+    /// none of them may end its move there.
+    pub(super) fn went_on(&mut self) {
+        for f in self
+            .frames
+            .iter_mut()
+            .filter(|f| f.alt == PARTIAL && f.maximal)
+        {
+            f.continued = true;
+        }
+    }
+}
+
+fn zrf_mark() -> usize {
+    crate::notation::zrf::MARK as usize
+}

@@ -1,0 +1,224 @@
+//! Zillions of Games rule files (ZRF): the small fixtures of
+//! `tests/data/zrf/`, written for these tests, converted by the importer and
+//! played. Chess and English checkers written in ZRF give the published
+//! perft counts; the constructs fixture has one piece per construct and
+//! its moves worked out by hand; broken files give located errors.
+
+use dagaz::game::Game;
+use dagaz::import::zrf::{ZrfFile, convert};
+use dagaz::load::load_str;
+use dagaz::movegen::{Generator, perft};
+
+use crate::common::{moves_in, play, v};
+
+const CHESS: &str = include_str!("../data/zrf/chess.zrf");
+const CHECKERS: &str = include_str!("../data/zrf/checkers.zrf");
+const CONSTRUCTS: &str = include_str!("../data/zrf/constructs.zrf");
+const CONSTRUCTS_MACROS: &str = include_str!("../data/zrf/constructs-macros.zrf");
+const BROKEN: &str = include_str!("../data/zrf/broken.zrf");
+
+/// The fixtures' included files.
+fn include(name: &str) -> Option<String> {
+    (name == "constructs-macros.zrf").then(|| CONSTRUCTS_MACROS.to_string())
+}
+
+/// Entry `index` of a ZRF text, converted and loaded.
+fn game(name: &str, text: &str, index: usize) -> Game {
+    let c = convert(name, text, index, &include).unwrap_or_else(|e| panic!("{e}"));
+    load_str(&c.game, &format!("{name} (converted)"), name).unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// Published counts of one position of a tab-separated file whose rows
+/// start with `name`, up to `max_nodes`: (depth, nodes). Draughts rows
+/// are those that count captures of the same pieces by other paths
+/// ("keep"); both columns agree at these depths.
+fn published(text: &str, name: &str, depth_col: usize, max_nodes: u64) -> Vec<(u32, u64)> {
+    text.lines()
+        .skip(1)
+        .map(|l| l.split('\t').collect::<Vec<_>>())
+        .filter(|f| f[0] == name && f.get(5) != Some(&"drop"))
+        .map(|f| {
+            (
+                f[depth_col].parse().unwrap(),
+                f[depth_col + 1].parse().unwrap(),
+            )
+        })
+        .filter(|r: &(u32, u128)| r.1 <= max_nodes as u128)
+        .map(|(d, n)| (d, n as u64))
+        .collect()
+}
+
+#[test]
+fn chess_in_zrf_gives_the_published_counts() {
+    // Castling is left out of the fixture; it cannot happen before ply 7.
+    let rows = published(
+        include_str!("../data/chess-perft.tsv"),
+        "initial",
+        2,
+        200_000,
+    );
+    assert_eq!(rows.len(), 4);
+    let g = game("chess.zrf", CHESS, 0);
+    for (depth, nodes) in rows {
+        let mut pos = g.initial_position();
+        assert_eq!(perft(&g, &mut pos, depth).unwrap(), nodes, "depth {depth}");
+    }
+}
+
+#[test]
+#[ignore = "larger count (run by .ci/run with --include-ignored)"]
+fn chess_in_zrf_depth_five() {
+    let rows = published(
+        include_str!("../data/chess-perft.tsv"),
+        "initial",
+        2,
+        5_000_000,
+    );
+    let (depth, nodes) = *rows.iter().find(|r| r.0 == 5).unwrap();
+    let g = game("chess.zrf", CHESS, 0);
+    let mut pos = g.initial_position();
+    assert_eq!(perft(&g, &mut pos, depth).unwrap(), nodes);
+}
+
+#[test]
+fn english_checkers_in_zrf_gives_the_published_counts() {
+    // Partial moves (add-partial) for multiple jumps, move-priorities for
+    // compulsory capture, crowning ending the move.
+    let rows = published(
+        include_str!("../data/draughts-perft.tsv"),
+        "checkers-english",
+        3,
+        900_000,
+    );
+    assert_eq!(rows.len(), 8);
+    let g = game("checkers.zrf", CHECKERS, 0);
+    for (depth, nodes) in rows {
+        let mut pos = g.initial_position();
+        assert_eq!(perft(&g, &mut pos, depth).unwrap(), nodes, "depth {depth}");
+    }
+}
+
+#[test]
+fn a_multiple_jump_must_go_on_and_crowning_ends_it() {
+    let g = game("checkers.zrf", CHECKERS, 0);
+    // Black (the first player, upper case) on c3 takes d4, then f6: it may
+    // not stop on e5, and must take rather than step.
+    let mut pos = g.parse_position("8/8/5m2/8/3m4/2M5/8/8 w - - 0 1").unwrap();
+    assert_eq!(moves_in(&g, &mut pos), ["c3xe5xg7"]);
+    play(&g, &mut pos, "c3xe5xg7");
+    assert_eq!(g.write_position(&pos), "8/6M1/8/8/8/8/8/8 b - - 0 1");
+    // A man crowned by a capture stops there, a King.
+    let mut pos = g.parse_position("8/2m5/1M6/8/8/8/8/8 w - - 0 1").unwrap();
+    assert_eq!(moves_in(&g, &mut pos), ["b6d8k"]);
+    play(&g, &mut pos, "b6d8k");
+    assert_eq!(g.write_position(&pos), "3K4/8/8/8/8/8/8/8 b - - 0 1");
+}
+
+#[test]
+fn every_construct_of_the_fixture_moves_as_worked_out_by_hand() {
+    let g = game("constructs.zrf", CONSTRUCTS, 0);
+    let mut pos = g.initial_position();
+    let got = moves_in(&g, &mut pos);
+    // Marker a2: north to a3 (mark), east to b3, back to a3, then the
+    // included macros step east again: lands on b3. Creator b1 stays and
+    // creates a Stone on b2; Flipper d3 turns d4's Stone; Flagger e2
+    // cannot go east (no file there), so goes north; Thinker c3 goes north
+    // (c4 empty, c2 taken). Stones drop on the 13 empty squares outside
+    // White's home row (e5 is killed).
+    let drops = [
+        "a3", "a4", "a5", "b2", "b3", "b4", "b5", "c4", "c5", "d2", "d5", "e3", "e4",
+    ];
+    let mut want: Vec<String> = drops.iter().map(|s| format!("S*{s}")).collect();
+    want.extend(v(&["a2b3", "b1b1", "c3c4", "d3d3", "e2e3"]));
+    want.sort();
+    assert_eq!(got, want);
+}
+
+#[test]
+fn create_and_change_owner_change_the_board() {
+    let g = game("constructs.zrf", CONSTRUCTS, 0);
+    let mut pos = g.initial_position();
+    play(&g, &mut pos, "b1b1");
+    let fen = g.write_position(&pos);
+    // A White Stone on b2, the Creator still on b1.
+    assert!(fen.starts_with("5/3s1/2TF1/MSs1L/1C3["), "{fen}");
+    let mut pos = g.initial_position();
+    play(&g, &mut pos, "d3d3");
+    let fen = g.write_position(&pos);
+    assert!(fen.starts_with("5/3S1/2TF1/M1s1L/1C3["), "{fen}");
+}
+
+#[test]
+fn the_turn_order_and_the_goals_are_converted() {
+    let g = game("constructs.zrf", CONSTRUCTS, 0);
+    let mut pos = g.initial_position();
+    // White, White, Black, then White and Black in turn.
+    play(&g, &mut pos, "e2e3");
+    let second = moves_in(&g, &mut pos);
+    assert!(
+        second.iter().any(|m| m == "c3c4"),
+        "White moves again: {second:?}"
+    );
+    play(&g, &mut pos, "c3c4");
+    let third = moves_in(&g, &mut pos);
+    assert!(
+        third.iter().all(|m| m.starts_with("S*")),
+        "Black: {third:?}"
+    );
+    // The Marker reaching a5 or b5 wins for White.
+    let mut generator = Generator::new();
+    let mut pos = g.initial_position();
+    assert_eq!(generator.result(&g, &mut pos).unwrap(), None);
+    let mut pos = g
+        .parse_position("M4/3s1/2TF1/2s1L/1C3[2S25s] b - - 0 1")
+        .unwrap();
+    let result = generator.result(&g, &mut pos).unwrap();
+    assert_eq!(
+        format!("{result:?}"),
+        r#"Some(Win { winner: 0, reason: "reached goal2" })"#
+    );
+}
+
+#[test]
+fn a_variant_keeps_the_game_and_replaces_its_setup() {
+    let file = ZrfFile::read("chess.zrf", CHESS, &include).unwrap();
+    let titles: Vec<String> = file.entries().iter().map(|e| e.to_string()).collect();
+    // The "-" variant is a menu separator, not a game.
+    assert_eq!(titles, ["0: Test chess", "2: Pawns and kings"]);
+    let g = game("chess.zrf", CHESS, 2);
+    let mut pos = g.initial_position();
+    // Three pawns with single and double steps, five king moves.
+    assert_eq!(moves_in(&g, &mut pos).len(), 11);
+    let err = ZrfFile::read("chess.zrf", CHESS, &include)
+        .unwrap()
+        .convert(1)
+        .unwrap_err();
+    assert!(err.to_string().contains("separator"), "{err}");
+}
+
+#[test]
+fn unknown_options_are_warnings() {
+    let c = convert("constructs.zrf", CONSTRUCTS, 0, &include).unwrap();
+    assert!(
+        c.warnings
+            .iter()
+            .any(|w| w.contains("constructs.zrf:9:") && w.contains("a-rule-nobody-knows")),
+        "{:?}",
+        c.warnings
+    );
+}
+
+#[test]
+fn errors_name_the_file_line_and_column() {
+    let e = ZrfFile::read("bad.zrf", "(game (title \"x\")", &include)
+        .err()
+        .unwrap();
+    assert!(e.to_string().starts_with("bad.zrf:1:1"), "{e}");
+    let e = convert("missing.zrf", "(include \"nowhere.zrf\")", 0, &include).unwrap_err();
+    assert!(e.to_string().contains("missing.zrf:1:"), "{e}");
+    assert!(e.to_string().contains("nowhere.zrf"), "{e}");
+    // An unknown instruction in a macro is reported when the game loads.
+    let c = convert("broken.zrf", BROKEN, 0, &include).unwrap();
+    let e = load_str(&c.game, "broken.zrf (converted)", "broken").unwrap_err();
+    assert!(e.to_string().contains("'teleport'"), "{e}");
+}
