@@ -175,7 +175,8 @@ enum Command {
         #[arg(long, default_value_t = 0)]
         seed: u64,
     },
-    /// Play a match between two engines
+    /// Play a match between two engines (with more than two players they
+    /// take the seats in turn; in a one-player game each plays alone in turn)
     Match {
         /// Built-in game name or path to a game file
         game: String,

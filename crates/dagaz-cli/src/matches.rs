@@ -68,13 +68,6 @@ pub struct MatchSpec {
 
 /// Runs the match and prints its results.
 pub fn run(game: &Arc<Game>, spec: &MatchSpec) -> Result<(), String> {
-    if game.players.len() != 2 {
-        return Err(format!(
-            "matches need a two-player game; {} has {}",
-            game.name,
-            game.players.len()
-        ));
-    }
     let bar = ProgressBar::new(spec.games as u64);
     bar.set_style(
         ProgressStyle::with_template("{bar:40} {pos}/{len} games, {elapsed} elapsed, {eta} left")
@@ -132,7 +125,9 @@ pub fn run(game: &Arc<Game>, spec: &MatchSpec) -> Result<(), String> {
             let (i, record) = received?;
             let a_first = i.is_multiple_of(2);
             match &record.result {
-                GameResult::Win { winner, .. } if (*winner == 0) == a_first => tally.a += 1,
+                // With more than two players A and B take the seats in
+                // turn: the winner's seat tells whose side won.
+                GameResult::Win { winner, .. } if (*winner % 2 == 0) == a_first => tally.a += 1,
                 GameResult::Win { .. } => tally.b += 1,
                 GameResult::Draw { .. } => tally.draws += 1,
             }

@@ -90,7 +90,9 @@ pub fn play_game(game: &Arc<Game>, setup: &GameSetup) -> Result<Record, GenError
 
 /// Plays one game between `players` (in turn order) from the setup
 /// position; `setup.engines` is not used. A player that answers with an
-/// illegal move loses the game.
+/// illegal move loses the game. In games of more than two players the two
+/// take the seats in turn (the first plays the first, third… player); in a
+/// one-player game the first plays alone.
 pub fn play_between(
     game: &Arc<Game>,
     players: &mut [&mut dyn Player; 2],
@@ -109,7 +111,8 @@ pub fn play_between(
         if let Some(result) = session.result() {
             return Ok(record(&session, result.clone()));
         }
-        let side = session.side() % 2;
+        let seat = session.side();
+        let side = seat % 2;
         let choice = if ply < setup.opening_plies {
             Engine::Random.choose(&session, &mut rng)
         } else {
@@ -120,7 +123,7 @@ pub fn play_between(
             Ok(None) => break,
             Err(PlayerError::Illegal { player, text }) => {
                 let reason = format!("{player} played the illegal move {text}");
-                return Ok(record(&session, forfeit(side, reason)));
+                return Ok(record(&session, forfeit(seat, game.players.len(), reason)));
             }
             Err(e) => return Err(e),
         };
@@ -137,11 +140,15 @@ pub fn play_between(
     ))
 }
 
-/// The result of a game lost by `loser` for `reason`.
-fn forfeit(loser: usize, reason: String) -> GameResult {
-    GameResult::Win {
-        winner: 1 - loser,
-        reason,
+/// The result of a game of `players` players lost by `loser` for
+/// `reason`: the next player wins (in a one-player game, nobody does).
+fn forfeit(loser: usize, players: usize, reason: String) -> GameResult {
+    match players {
+        1 => GameResult::Draw { reason },
+        n => GameResult::Win {
+            winner: (loser + 1) % n,
+            reason,
+        },
     }
 }
 

@@ -87,6 +87,8 @@ pub struct Topology {
     orthogonal: Vec<Dir>,
     diagonal: Vec<Dir>,
     all: Vec<Dir>,
+    /// Some squares have names of their own (`BoardSpec::rename`).
+    renamed: bool,
 }
 
 /// How one direction is given in a game file.
@@ -112,6 +114,10 @@ pub struct BoardSpec {
     /// `"numbers"`: after removals, name the squares 1, 2, … row by row
     /// from the top left (the numbering of draughts).
     pub names: Option<String>,
+    /// Squares given names of their own, (grid name, new name), applied
+    /// after removals and numbering: boards whose squares are not named
+    /// by a grid (the positions of a Zillions board).
+    pub rename: Vec<(String, String)>,
 }
 
 /// What a square holds, which decides what take `^`, drop `|` and capture
@@ -191,6 +197,7 @@ impl Topology {
             orthogonal: Vec::new(),
             diagonal: Vec::new(),
             all: Vec::new(),
+            renamed: !spec.rename.is_empty(),
         };
         topo.create_squares()?;
         for item in &spec.remove {
@@ -223,6 +230,9 @@ impl Topology {
                     format!("unknown naming '{other}': use \"grid\" or \"numbers\""),
                 ));
             }
+        }
+        if !spec.rename.is_empty() {
+            topo.rename_squares(&spec.rename)?;
         }
 
         if topo.squares.len() >= NO_LINK as usize {
@@ -297,11 +307,50 @@ impl Topology {
         }
     }
 
-    /// True if square names are plain numbers (moves then need separators).
-    pub fn numbered(&self) -> bool {
-        self.squares
-            .first()
-            .is_some_and(|s| !s.name.is_empty() && s.name.chars().all(|c| c.is_ascii_digit()))
+    /// Gives the squares of `pairs` (grid name, new name) their new names,
+    /// all at once (a new name may be another square's grid name).
+    fn rename_squares(&mut self, pairs: &[(String, String)]) -> Result<(), BoardError> {
+        let mut names: Vec<String> = self.squares.iter().map(|s| s.name.clone()).collect();
+        for (old, new) in pairs {
+            let sq = self
+                .square(old)
+                .ok_or_else(|| err("board.rename", format!("unknown square '{old}'")))?;
+            let usable = !new.is_empty()
+                && !new
+                    .chars()
+                    .any(|c| c.is_whitespace() || matches!(c, ',' | '>' | '[' | ']' | '/'));
+            if !usable {
+                return Err(err(
+                    "board.rename",
+                    format!("'{new}' cannot name a square (no spaces, ',', '>', '/' or brackets)"),
+                ));
+            }
+            names[sq.index()] = new.clone();
+        }
+        let mut by_name = HashMap::new();
+        for (i, name) in names.iter().enumerate() {
+            if by_name.insert(name.clone(), Square(i as u16)).is_some() {
+                return Err(err(
+                    "board.rename",
+                    format!("two squares would both be named '{name}'"),
+                ));
+            }
+        }
+        for (info, name) in self.squares.iter_mut().zip(names) {
+            info.name = name;
+        }
+        self.by_name = by_name;
+        Ok(())
+    }
+
+    /// True if square names are plain numbers or names of their own
+    /// (`[board.rename]`): move texts then need separators between squares.
+    pub fn separated_names(&self) -> bool {
+        self.renamed
+            || self
+                .squares
+                .first()
+                .is_some_and(|s| !s.name.is_empty() && s.name.chars().all(|c| c.is_ascii_digit()))
     }
 
     fn create_directions(&mut self, spec: &BoardSpec) -> Result<(), BoardError> {
@@ -616,7 +665,12 @@ impl Topology {
     pub fn parse_squares(&self, text: &str) -> Result<Vec<Square>, String> {
         let mut out = Vec::new();
         for item in text.split([',', ' ', '\n', '\t']).filter(|s| !s.is_empty()) {
-            match item.split_once('-') {
+            let range = match self.square(item) {
+                // A square's own name, even with a hyphen in it.
+                Some(_) => None,
+                None => item.split_once('-'),
+            };
+            match range {
                 None => {
                     let sq = self
                         .square(item)
@@ -842,6 +896,32 @@ mod tests {
         assert!(t.square("b2").is_none());
         let a2 = t.square("a2").unwrap();
         assert_eq!(t.step(a2, t.dir('E').unwrap()), None);
+    }
+
+    #[test]
+    fn squares_take_names_of_their_own() {
+        let spec = |pairs: &[(&str, &str)]| BoardSpec {
+            grid: "a-c x 1".into(),
+            directions: Some(vec![("E".into(), DirSpec::Chains("home>mid-way".into()))]),
+            rename: pairs
+                .iter()
+                .map(|(a, b)| (a.to_string(), b.to_string()))
+                .collect(),
+            ..Default::default()
+        };
+        // Names are swapped all at once; links and sets use the new names.
+        let t = Topology::build(&spec(&[("a1", "home"), ("b1", "mid-way"), ("c1", "b1")])).unwrap();
+        let home = t.square("home").unwrap();
+        assert_eq!(
+            t.name(t.step(home, t.dir('E').unwrap()).unwrap()),
+            "mid-way"
+        );
+        assert_eq!(t.parse_squares("mid-way, b1").unwrap().len(), 2);
+        assert!(t.square("a1").is_none());
+        let e = Topology::build(&spec(&[("a1", "home"), ("b1", "home")])).unwrap_err();
+        assert!(e.message.contains("both be named 'home'"), "{e}");
+        let e = Topology::build(&spec(&[("a1", "a b")])).unwrap_err();
+        assert!(e.message.contains("cannot name a square"), "{e}");
     }
 
     #[test]

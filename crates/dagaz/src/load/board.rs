@@ -67,6 +67,11 @@ impl Loader<'_> {
                 .collect(),
             checkered: board.checkered.as_ref().map(|c| c.get_ref().clone()),
             names: board.names.as_ref().map(|c| c.get_ref().clone()),
+            rename: board
+                .rename
+                .as_ref()
+                .map(|r| r.get_ref().clone().into_iter().collect())
+                .unwrap_or_default(),
         };
         match Topology::build(&spec) {
             Ok(t) => Some(t),
@@ -83,6 +88,8 @@ impl Loader<'_> {
                     board.checkered.as_ref().map(|r| r.span())
                 } else if e.what == "board.names" {
                     board.names.as_ref().map(|r| r.span())
+                } else if e.what == "board.rename" {
+                    board.rename.as_ref().map(|r| r.span())
                 } else if let Some(set) = e.what.strip_prefix("board.sets.") {
                     board.sets.get(set).map(|s| s.span())
                 } else {

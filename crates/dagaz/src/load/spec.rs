@@ -69,6 +69,8 @@ pub(super) struct BoardSection {
     pub(super) sets: IndexMap<String, Spanned<String>>,
     pub(super) checkered: Option<Spanned<String>>,
     pub(super) names: Option<Spanned<String>>,
+    /// Squares given names of their own: grid name = new name.
+    pub(super) rename: Option<Spanned<IndexMap<String, String>>>,
     /// Stack boards: the most pieces one square can hold.
     pub(super) stack_height: Option<Spanned<u16>>,
     /// Pieces carry a number below this (Rithmomachia).

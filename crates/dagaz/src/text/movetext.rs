@@ -127,7 +127,7 @@ fn short_text(game: &Game, mv: MoveRef) -> String {
             out.push('*');
         }
     }
-    let sep = if mv.landings.is_empty() && !topo.numbered() {
+    let sep = if mv.landings.is_empty() && !topo.separated_names() {
         ""
     } else if h.captures > 0 {
         "x"

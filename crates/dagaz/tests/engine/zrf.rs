@@ -222,3 +222,23 @@ fn errors_name_the_file_line_and_column() {
     let e = load_str(&c.game, "broken.zrf (converted)", "broken").unwrap_err();
     assert!(e.to_string().contains("'teleport'"), "{e}");
 }
+
+#[test]
+fn boards_of_positions_and_links_keep_their_names() {
+    let text = include_str!("../data/zrf/boards.zrf");
+    let g = game("boards.zrf", text, 0);
+    assert_eq!(g.players.len(), 3);
+    // Seven positions: five listed and a grid of three, one killed.
+    assert_eq!(g.topology.len(), 7);
+    let mut pos = g.initial_position();
+    assert_eq!(moves_in(&g, &mut pos), ["top-centre"]);
+    // 'lost' has no links left (unlink lost), its link down included.
+    let mut pos = g.parse_position("2,rR,1,rR/gR,2,bR,1/bR,gR,3 r").unwrap();
+    assert_eq!(moves_in(&g, &mut pos), ["top-centre"]);
+    // Green goes across; x1 no longer links east to y1 (unlink (x1 y1)),
+    // and y1's east neighbour was killed.
+    let mut pos = g.parse_position("2,rR,2/gR,3,1/bR,gR,3 g").unwrap();
+    assert_eq!(moves_in(&g, &mut pos), ["left-centre"]);
+    let mut pos = g.parse_position("2,rR,2/gR,3,1/bR,gR,3 b").unwrap();
+    assert!(moves_in(&g, &mut pos).is_empty());
+}

@@ -10,30 +10,45 @@ use crate::notation::sexpr::Sexp;
 
 /// The board as the game file will have it.
 pub(super) struct Board {
-    /// Column labels (ZRF's first dimension) and row labels, top first.
-    pub cols: Vec<String>,
-    pub rows: Vec<String>,
-    /// Squares removed (`kill-positions`).
-    pub removed: Vec<String>,
+    /// The game file's grid: column labels and row labels, top first.
+    cols: Vec<String>,
+    rows: Vec<String>,
+    /// Each row's cells, top first: the square's name, or `None` where the
+    /// grid has no square.
+    cells: Vec<Vec<Option<String>>>,
+    /// Squares of the grid the game file removes.
+    removed: Vec<String>,
+    /// Grid names to the squares' own names (boards laid out from their
+    /// positions).
+    rename: IndexMap<String, String>,
     /// ZRF direction name to the game file's letter.
     pub dirs: IndexMap<String, char>,
     /// Letter to its vector, or to its link chains.
-    pub dir_values: IndexMap<char, Value>,
+    dir_values: IndexMap<char, Value>,
     /// Zone (game-file name) to player name to squares.
     pub zones: IndexMap<String, IndexMap<String, Vec<String>>>,
     /// ZRF zone names to game-file zone names.
     pub zone_names: IndexMap<String, String>,
     /// Player to its symmetry pairs (ZRF names).
-    pub symmetry: IndexMap<String, Vec<(String, String)>>,
+    symmetry: IndexMap<String, Vec<(String, String)>>,
 }
 
 impl Board {
     pub(super) fn square_exists(&self, name: &str) -> bool {
-        !self.removed.iter().any(|r| r == name)
-            && self.cols.iter().any(|c| {
-                name.strip_prefix(c.as_str())
-                    .is_some_and(|r| self.rows.iter().any(|x| x == r))
-            })
+        self.cells
+            .iter()
+            .flatten()
+            .any(|c| c.as_deref() == Some(name))
+    }
+
+    /// The board's rows, top first, each cell a square's name or `None`.
+    pub(super) fn rows(&self) -> &[Vec<Option<String>>] {
+        &self.cells
+    }
+
+    /// How many squares the board has.
+    pub(super) fn len(&self) -> usize {
+        self.cells.iter().flatten().flatten().count()
     }
 
     /// The `[board]` table.
@@ -52,6 +67,14 @@ impl Board {
         if !self.removed.is_empty() {
             t.insert("remove".into(), s(self.removed.join(", ")));
         }
+        if !self.rename.is_empty() {
+            let rename: Table = self
+                .rename
+                .iter()
+                .map(|(k, v)| (k.clone(), s(v.as_str())))
+                .collect();
+            t.insert("rename".into(), Value::Table(rename));
+        }
         t
     }
 
@@ -67,21 +90,78 @@ impl Board {
     }
 }
 
+/// One `grid` of a board: where it starts, its dimensions (labels and the
+/// step between them on the screen) and its directions.
+struct Grid {
+    start: (i64, i64),
+    dims: Vec<(Vec<String>, (i64, i64))>,
+    /// Direction name and its steps along each dimension.
+    dirs: Vec<(String, Vec<i64>)>,
+}
+
+impl Grid {
+    /// Every position: the labels' indices, its name and screen place.
+    fn positions(&self) -> Vec<(Vec<usize>, String, (i64, i64))> {
+        let mut out = vec![(Vec::new(), String::new(), self.start)];
+        for (labels, (dx, dy)) in &self.dims {
+            out = out
+                .into_iter()
+                .flat_map(|(idx, name, (x, y))| {
+                    labels.iter().enumerate().map(move |(i, l)| {
+                        let mut idx = idx.clone();
+                        idx.push(i);
+                        let at = (x + i as i64 * dx, y + i as i64 * dy);
+                        (idx, format!("{name}{l}"), at)
+                    })
+                })
+                .collect();
+        }
+        out
+    }
+
+    /// The position one step in direction `v` from `idx`, if any.
+    fn step(&self, idx: &[usize], v: &[i64]) -> Option<Vec<usize>> {
+        idx.iter()
+            .zip(&self.dims)
+            .enumerate()
+            .map(|(k, (&i, (labels, _)))| {
+                let j = i as i64 + v.get(k).copied().unwrap_or(0);
+                (0..labels.len() as i64).contains(&j).then_some(j as usize)
+            })
+            .collect()
+    }
+}
+
+/// Everything a board section says, before it is laid out.
+#[derive(Default)]
+struct Parts {
+    grids: Vec<Grid>,
+    /// Positions in order: name and screen place.
+    positions: IndexMap<String, (i64, i64)>,
+    /// Direction to its links, from → to, in order.
+    links: IndexMap<String, IndexMap<String, String>>,
+    killed: Vec<String>,
+    /// Explicit `links` or `unlink` changed the grids' links.
+    relinked: bool,
+}
+
 /// Reads the `board` section.
 pub(super) fn read(sources: &Sources, board: &Sexp, players: &[String]) -> Result<Board, ZrfError> {
     let (_, body) = board.head().unwrap_or_default();
     let mut b = Board {
         cols: Vec::new(),
         rows: Vec::new(),
+        cells: Vec::new(),
         removed: Vec::new(),
+        rename: IndexMap::new(),
         dirs: IndexMap::new(),
         dir_values: IndexMap::new(),
         zones: IndexMap::new(),
         zone_names: IndexMap::new(),
         symmetry: IndexMap::new(),
     };
-    let mut grids = 0;
-    let mut links: IndexMap<String, Vec<String>> = IndexMap::new();
+    let mut parts = Parts::default();
+    let mut zones = Vec::new();
     for part in body {
         let Some((h, args)) = part.head() else {
             continue;
@@ -89,35 +169,52 @@ pub(super) fn read(sources: &Sources, board: &Sexp, players: &[String]) -> Resul
         match h.as_str() {
             "image" | "start-rectangle" => {}
             "grid" => {
-                grids += 1;
-                if grids > 1 {
-                    return Err(ZrfError::at(
-                        sources,
-                        part,
-                        "boards of several grids are not supported yet",
-                    ));
-                }
-                grid(sources, part, args, &mut b)?;
-            }
-            "kill-positions" => b
-                .removed
-                .extend(args.iter().filter_map(|a| a.text().map(str::to_string))),
-            "links" => {
-                let Some((dir, pairs)) = args.split_first() else {
-                    return Err(ZrfError::at(sources, part, "links needs a direction"));
-                };
-                let name = dir.text().unwrap_or("").to_string();
-                for p in pairs {
-                    match p.list() {
-                        Some([from, to]) => links.entry(name.clone()).or_default().push(format!(
-                            "{}>{}",
-                            from.text().unwrap_or(""),
-                            to.text().unwrap_or("")
-                        )),
-                        _ => return Err(ZrfError::at(sources, p, "a link is (from to)")),
+                let g = grid(sources, part, args)?;
+                let positions = g.positions();
+                let names: std::collections::HashMap<&[usize], &String> = positions
+                    .iter()
+                    .map(|(idx, name, _)| (idx.as_slice(), name))
+                    .collect();
+                for (idx, name, at) in &positions {
+                    parts.positions.insert(name.clone(), *at);
+                    for (d, v) in &g.dirs {
+                        if let Some(to) = g.step(idx, v).and_then(|to| names.get(to.as_slice())) {
+                            let links = parts.links.entry(d.clone()).or_default();
+                            links.insert(name.clone(), (*to).clone());
+                        }
                     }
                 }
+                parts.grids.push(g);
             }
+            "positions" => {
+                for p in args {
+                    let items = p.list().unwrap_or_default();
+                    let name = items.first().and_then(|n| n.text());
+                    let nums: Option<Vec<i64>> = items
+                        .iter()
+                        .skip(1)
+                        .map(|x| x.text().and_then(|t| t.parse().ok()))
+                        .collect();
+                    match (name, nums.as_deref()) {
+                        (Some(n), Some([x, y, ..])) => {
+                            parts.positions.insert(n.to_string(), (*x, *y));
+                        }
+                        _ => {
+                            return Err(ZrfError::at(
+                                sources,
+                                p,
+                                "a position is (name x1 y1 x2 y2)",
+                            ));
+                        }
+                    }
+                }
+                parts.relinked = true;
+            }
+            "kill-positions" => parts
+                .killed
+                .extend(args.iter().filter_map(|a| a.text().map(str::to_string))),
+            "links" => links(sources, part, args, &mut parts)?,
+            "unlink" => unlink(sources, args, &mut parts)?,
             "symmetry" => {
                 let Some((who, pairs)) = args.split_first() else {
                     return Err(ZrfError::at(sources, part, "symmetry needs a player"));
@@ -135,7 +232,7 @@ pub(super) fn read(sources: &Sources, board: &Sexp, players: &[String]) -> Resul
                 b.symmetry
                     .insert(who.text().unwrap_or("").to_string(), list);
             }
-            "zone" => zone(sources, part, args, players, &mut b)?,
+            "zone" => zones.push((part, args)),
             other => {
                 return Err(ZrfError::at(
                     sources,
@@ -145,30 +242,23 @@ pub(super) fn read(sources: &Sources, board: &Sexp, players: &[String]) -> Resul
             }
         }
     }
-    if grids == 0 {
-        return Err(ZrfError::at(
-            sources,
-            board,
-            "boards without a grid (positions and links only) are not supported yet",
-        ));
+    if parts.positions.is_empty() {
+        return Err(ZrfError::at(sources, board, "the board has no positions"));
     }
-    for (name, chains) in links {
-        if b.dirs.contains_key(&name) {
-            return Err(ZrfError::at(
-                sources,
-                board,
-                format!("links that change the grid's direction '{name}' are not supported yet"),
-            ));
-        }
-        let letter = letter_for(&name, &b.dirs).ok_or_else(|| {
-            ZrfError::at(
-                sources,
-                board,
-                "more directions than the game file's letters",
-            )
-        })?;
-        b.dirs.insert(name, letter);
-        b.dir_values.insert(letter, s(chains.join(", ")));
+    for k in &parts.killed {
+        parts.positions.shift_remove(k);
+    }
+    let simple = parts.grids.len() == 1
+        && parts.grids[0].dims.len() == 2
+        && !parts.relinked
+        && parts.grids[0].dirs.iter().all(|(_, v)| v.len() <= 2);
+    if simple {
+        lay_out_grid(sources, board, &parts, &mut b)?;
+    } else {
+        lay_out_positions(sources, board, &parts, &mut b)?;
+    }
+    for (part, args) in zones {
+        zone(sources, part, args, players, &mut b)?;
     }
     for (who, pairs) in &b.symmetry {
         for (a, c) in pairs {
@@ -186,38 +276,251 @@ pub(super) fn read(sources: &Sources, board: &Sexp, players: &[String]) -> Resul
     Ok(b)
 }
 
-fn grid(sources: &Sources, form: &Sexp, args: &[Sexp], b: &mut Board) -> Result<(), ZrfError> {
+/// `(links dir (from to)…)`: links of a direction, replacing the grid's
+/// link from the same position.
+fn links(sources: &Sources, part: &Sexp, args: &[Sexp], parts: &mut Parts) -> Result<(), ZrfError> {
+    let Some((dir, pairs)) = args.split_first() else {
+        return Err(ZrfError::at(sources, part, "links needs a direction"));
+    };
+    let name = dir.text().unwrap_or("").to_string();
+    if parts
+        .grids
+        .iter()
+        .any(|g| g.dirs.iter().any(|(d, _)| *d == name))
+    {
+        parts.relinked = true;
+    }
+    for p in pairs {
+        match p.list() {
+            Some([from, to]) => {
+                let (from, to) = (from.text().unwrap_or(""), to.text().unwrap_or(""));
+                parts
+                    .links
+                    .entry(name.clone())
+                    .or_default()
+                    .insert(from.to_string(), to.to_string());
+            }
+            _ => return Err(ZrfError::at(sources, p, "a link is (from to)")),
+        }
+    }
+    Ok(())
+}
+
+/// `(unlink …)`: `(a b)` removes the link from a to b, `(a dir)` the link
+/// from a in that direction, a position alone every link from or to it.
+fn unlink(sources: &Sources, args: &[Sexp], parts: &mut Parts) -> Result<(), ZrfError> {
+    parts.relinked = true;
+    for a in args {
+        match (a.text(), a.list()) {
+            (Some(p), _) => {
+                for links in parts.links.values_mut() {
+                    links.retain(|from, to| from != p && to != p);
+                }
+            }
+            (None, Some([x, y])) => {
+                let (x, y) = (x.text().unwrap_or(""), y.text().unwrap_or(""));
+                if let Some(links) = parts.links.get_mut(y) {
+                    links.shift_remove(x);
+                } else {
+                    for links in parts.links.values_mut() {
+                        if links.get(x).is_some_and(|to| to == y) {
+                            links.shift_remove(x);
+                        }
+                    }
+                }
+            }
+            _ => {
+                return Err(ZrfError::at(
+                    sources,
+                    a,
+                    "unlink takes positions or (from to) pairs",
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// A board of one plain grid: the game file's grid with the same labels,
+/// directions as vectors, links of other directions as chains.
+fn lay_out_grid(
+    sources: &Sources,
+    board: &Sexp,
+    parts: &Parts,
+    b: &mut Board,
+) -> Result<(), ZrfError> {
+    let g = &parts.grids[0];
+    b.cols = g.dims[0].0.clone();
+    b.rows = g.dims[1].0.clone();
+    b.cells = b
+        .rows
+        .iter()
+        .map(|r| {
+            b.cols
+                .iter()
+                .map(|c| {
+                    let name = format!("{c}{r}");
+                    parts.positions.contains_key(&name).then_some(name)
+                })
+                .collect()
+        })
+        .collect();
+    b.removed = parts
+        .killed
+        .iter()
+        .filter(|k| !parts.positions.contains_key(*k))
+        .cloned()
+        .collect();
+    for (name, v) in &g.dirs {
+        let letter = new_letter(sources, board, name, &b.dirs)?;
+        b.dirs.insert(name.clone(), letter);
+        let mut v = v.clone();
+        v.resize(2, 0);
+        b.dir_values.insert(
+            letter,
+            Value::Array(v.into_iter().map(Value::Integer).collect()),
+        );
+    }
+    for (name, links) in &parts.links {
+        if b.dirs.contains_key(name) {
+            continue;
+        }
+        let letter = new_letter(sources, board, name, &b.dirs)?;
+        b.dirs.insert(name.clone(), letter);
+        b.dir_values.insert(letter, s(chains(parts, links)));
+    }
+    Ok(())
+}
+
+/// Links between live positions as the game file's chains.
+fn chains(parts: &Parts, links: &IndexMap<String, String>) -> String {
+    links
+        .iter()
+        .filter(|(a, z)| parts.positions.contains_key(*a) && parts.positions.contains_key(*z))
+        .map(|(a, z)| format!("{a}>{z}"))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// Any other board: the positions laid out on a grid of their screen
+/// places (one column per distinct left edge, one row per distinct top
+/// edge), each square renamed to its position's name, every direction as
+/// link chains.
+fn lay_out_positions(
+    sources: &Sources,
+    board: &Sexp,
+    parts: &Parts,
+    b: &mut Board,
+) -> Result<(), ZrfError> {
+    let mut xs: Vec<i64> = parts.positions.values().map(|p| p.0).collect();
+    let mut ys: Vec<i64> = parts.positions.values().map(|p| p.1).collect();
+    xs.sort_unstable();
+    xs.dedup();
+    ys.sort_unstable();
+    ys.dedup();
+    let mut cells: Vec<Vec<Option<String>>> = vec![vec![None; xs.len()]; ys.len()];
+    for (name, (x, y)) in &parts.positions {
+        let r = ys.binary_search(y).unwrap_or(0);
+        let mut c = xs.binary_search(x).unwrap_or(0);
+        // Positions on the same place go to the next free cell of the row.
+        while cells[r].get(c).is_some_and(|cell| cell.is_some()) {
+            c += 1;
+        }
+        if c >= cells[r].len() {
+            for row in cells.iter_mut() {
+                row.resize(c + 1, None);
+            }
+        }
+        cells[r][c] = Some(name.clone());
+    }
+    let width = cells[0].len();
+    if width * cells.len() > 16_000 {
+        return Err(ZrfError::at(
+            sources,
+            board,
+            format!(
+                "the positions spread over {width} x {} places: too many",
+                cells.len()
+            ),
+        ));
+    }
+    b.cols = (0..width).map(|c| format!("c{c}")).collect();
+    b.rows = (0..cells.len()).map(|r| format!("r{r}")).collect();
+    for (r, row) in cells.iter().enumerate() {
+        for (c, cell) in row.iter().enumerate() {
+            let grid_name = format!("{}{}", b.cols[c], b.rows[r]);
+            match cell {
+                Some(name) => {
+                    b.rename.insert(grid_name, name.clone());
+                }
+                None => b.removed.push(grid_name),
+            }
+        }
+    }
+    b.cells = cells;
+    for (name, links) in &parts.links {
+        let letter = new_letter(sources, board, name, &b.dirs)?;
+        b.dirs.insert(name.clone(), letter);
+        b.dir_values.insert(letter, s(chains(parts, links)));
+    }
+    Ok(())
+}
+
+fn new_letter(
+    sources: &Sources,
+    board: &Sexp,
+    name: &str,
+    dirs: &IndexMap<String, char>,
+) -> Result<char, ZrfError> {
+    letter_for(name, dirs).ok_or_else(|| {
+        ZrfError::at(
+            sources,
+            board,
+            "more directions than the game file's letters (25)",
+        )
+    })
+}
+
+fn grid(sources: &Sources, form: &Sexp, args: &[Sexp]) -> Result<Grid, ZrfError> {
+    let mut g = Grid {
+        start: (0, 0),
+        dims: Vec::new(),
+        dirs: Vec::new(),
+    };
+    let number = |x: &Sexp| x.text().and_then(|t| t.parse::<i64>().ok());
     for part in args {
         let Some((h, items)) = part.head() else {
             continue;
         };
         match h.as_str() {
-            "start-rectangle" => {}
+            "start-rectangle" => {
+                if let [x, y, ..] = items {
+                    g.start = (number(x).unwrap_or(0), number(y).unwrap_or(0));
+                }
+            }
             "dimensions" => {
-                let labels: Vec<Vec<String>> = items
-                    .iter()
-                    .map(|d| {
-                        let text = d.list().and_then(|l| l.first()).and_then(|t| t.text());
-                        text.map(|t| t.split('/').map(str::to_string).collect())
-                    })
-                    .collect::<Option<_>>()
-                    .ok_or_else(|| {
-                        ZrfError::at(sources, part, "a dimension is (\"a/b/c\" (dx dy))")
-                    })?;
-                match <[Vec<String>; 2]>::try_from(labels) {
-                    Ok([cols, rows]) => {
-                        b.cols = cols;
-                        b.rows = rows;
-                    }
-                    Err(l) => {
-                        return Err(ZrfError::at(
-                            sources,
-                            part,
-                            format!(
-                                "grids of {} dimensions are not supported yet (two are)",
-                                l.len()
-                            ),
-                        ));
+                for d in items {
+                    let dim = d.list().and_then(|l| match l {
+                        [labels, step] => {
+                            let labels: Vec<String> =
+                                labels.text()?.split('/').map(str::to_string).collect();
+                            let step = match step.list()? {
+                                [dx, dy] => (number(dx)?, number(dy)?),
+                                _ => return None,
+                            };
+                            Some((labels, step))
+                        }
+                        _ => None,
+                    });
+                    match dim {
+                        Some(dim) => g.dims.push(dim),
+                        None => {
+                            return Err(ZrfError::at(
+                                sources,
+                                d,
+                                "a dimension is (\"a/b/c\" (dx dy))",
+                            ));
+                        }
                     }
                 }
             }
@@ -227,30 +530,11 @@ fn grid(sources: &Sources, form: &Sexp, args: &[Sexp], b: &mut Board) -> Result<
                         return Err(ZrfError::at(sources, d, "a direction is (name dx dy)"));
                     };
                     let name = name.text().unwrap_or("").to_string();
-                    let vector: Vec<i64> = v
-                        .iter()
-                        .map(|x| x.text().and_then(|t| t.parse().ok()))
-                        .collect::<Option<_>>()
-                        .ok_or_else(|| {
+                    let vector: Vec<i64> =
+                        v.iter().map(number).collect::<Option<_>>().ok_or_else(|| {
                             ZrfError::at(sources, d, "a direction's steps are numbers")
                         })?;
-                    let mut vector = vector;
-                    vector.resize(2, 0);
-                    if vector.len() > 2 {
-                        return Err(ZrfError::at(
-                            sources,
-                            d,
-                            "directions of more than two dimensions",
-                        ));
-                    }
-                    let letter = letter_for(&name, &b.dirs).ok_or_else(|| {
-                        ZrfError::at(sources, d, "more directions than the game file's letters")
-                    })?;
-                    b.dirs.insert(name, letter);
-                    b.dir_values.insert(
-                        letter,
-                        Value::Array(vector.into_iter().map(Value::Integer).collect()),
-                    );
+                    g.dirs.push((name, vector));
                 }
             }
             other => {
@@ -262,10 +546,17 @@ fn grid(sources: &Sources, form: &Sexp, args: &[Sexp], b: &mut Board) -> Result<
             }
         }
     }
-    if b.cols.is_empty() {
+    if g.dims.is_empty() {
         return Err(ZrfError::at(sources, form, "the grid has no dimensions"));
     }
-    Ok(())
+    if let Some((name, _)) = g.dirs.iter().find(|(_, v)| v.len() > g.dims.len()) {
+        return Err(ZrfError::at(
+            sources,
+            form,
+            format!("direction '{name}' has more steps than the grid has dimensions"),
+        ));
+    }
+    Ok(g)
 }
 
 fn zone(
@@ -308,6 +599,8 @@ fn zone(
     }
     let fixed = zone_name(name, &b.zone_names);
     b.zone_names.insert(name.to_string(), fixed.clone());
+    // Positions the board killed are left out.
+    squares.retain(|sq| b.square_exists(sq));
     let entry = b.zones.entry(fixed).or_default();
     for p in who {
         entry.entry(p).or_default().extend(squares.iter().cloned());

@@ -20,13 +20,24 @@ use toml::{Table, Value};
 use crate::notation::sexpr::Sexp;
 pub use expand::Sources;
 
-/// Why a file (or a variant of it) cannot be converted.
+/// Why a file (or a variant of it) cannot be converted. Shown as
+/// `file:line:column: message`, then the macro calls, one per line.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("{at}: {message}")]
 pub struct ZrfError {
     pub message: String,
     /// File, line and column, then the macro calls, one per line.
     pub at: String,
+}
+
+impl fmt::Display for ZrfError {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        let (place, chain) = self.at.split_once('\n').unwrap_or((&self.at, ""));
+        write!(f, "{place}: {}", self.message)?;
+        if !chain.is_empty() {
+            write!(f, "\n{chain}")?;
+        }
+        Ok(())
+    }
 }
 
 impl ZrfError {

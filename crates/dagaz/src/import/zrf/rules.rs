@@ -128,12 +128,9 @@ pub(super) fn build(sources: &Sources, sections: &[Sexp]) -> Result<Conversion, 
             at: sources.place(0, 0),
         });
     };
-    if b.players.len() != 2 {
+    if b.players.len() > 8 {
         return Err(ZrfError {
-            message: format!(
-                "games of {} players are not supported yet (two are)",
-                b.players.len()
-            ),
+            message: format!("{} players: at most 8", b.players.len()),
             at: sources.place(0, 0),
         });
     }
@@ -484,16 +481,17 @@ impl Build<'_> {
                 if !self.pieces.iter().any(|x| x.name == name) {
                     return Err(self.err(p, format!("no piece is named '{name}'")));
                 }
-                if places.first().is_some_and(|x| x.is("off")) {
-                    let n = places
-                        .get(1)
-                        .and_then(|n| n.text())
-                        .and_then(|n| n.parse().ok())
-                        .ok_or_else(|| self.err(p, "off needs a number"))?;
-                    hands.push((owner, name.clone(), n));
-                    continue;
-                }
-                for sq in places {
+                let mut places = places.iter();
+                while let Some(sq) = places.next() {
+                    if sq.is("off") {
+                        let n = places
+                            .next()
+                            .and_then(|n| n.text())
+                            .and_then(|n| n.parse().ok())
+                            .ok_or_else(|| self.err(p, "off needs a number"))?;
+                        hands.push((owner, name.clone(), n));
+                        continue;
+                    }
                     let sq = sq.text().unwrap_or("");
                     if !board.square_exists(sq) {
                         return Err(self.err(p, format!("'{sq}' is not a square of the board")));
@@ -504,7 +502,7 @@ impl Build<'_> {
         }
         // A piece that drops and has no stock drops without limit: enough
         // to fill the board.
-        let squares = board.cols.len() * board.rows.len();
+        let squares = board.len();
         for p in &self.pieces {
             if p.drops.is_empty() {
                 continue;
@@ -529,45 +527,75 @@ impl Build<'_> {
         hands: &[(usize, String, u32)],
     ) -> Result<String, ZrfError> {
         let letters = self.letters();
+        let many = self.players.len() > 2;
+        let players = self.player_letters();
         let letter = |owner: usize, name: &str| {
             let l = letters.get(name).copied().unwrap_or('?');
-            if owner == 0 {
-                l
-            } else {
-                l.to_ascii_lowercase()
+            match owner {
+                _ if many => format!("{}{l}", players[owner]),
+                0 => l.to_string(),
+                _ => l.to_ascii_lowercase().to_string(),
             }
         };
         let mut rows = Vec::new();
-        for r in &board.rows {
-            let mut line = String::new();
+        for row in board.rows() {
+            let mut tokens: Vec<String> = Vec::new();
             let mut empty = 0;
-            for c in &board.cols {
-                match at.get(&format!("{c}{r}")) {
+            for cell in row {
+                match cell.as_ref().and_then(|name| at.get(name)) {
                     Some((owner, name)) => {
                         if empty > 0 {
-                            line += &empty.to_string();
+                            tokens.push(empty.to_string());
                             empty = 0;
                         }
-                        line.push(letter(*owner, name));
+                        tokens.push(letter(*owner, name));
                     }
                     None => empty += 1,
                 }
             }
             if empty > 0 {
-                line += &empty.to_string();
+                tokens.push(empty.to_string());
             }
-            rows.push(line);
+            rows.push(tokens.join(if many { "," } else { "" }));
         }
         let mut fen = rows.join("/");
         if !hands.is_empty() {
+            if many {
+                return Err(ZrfError {
+                    message: format!(
+                        "pieces in hand with {} players are not supported yet (position strings write hands for two)",
+                        self.players.len()
+                    ),
+                    at: self.sources.place(0, 0),
+                });
+            }
             let mut hand = String::new();
             for (owner, name, n) in hands.iter().filter(|h| h.2 > 0) {
                 hand += &format!("{n}{}", letter(*owner, name));
             }
             fen += &format!("[{hand}]");
         }
-        fen += " w - - 0 1";
+        fen += &format!(" {} - - 0 1", players[0]);
         Ok(fen)
+    }
+
+    /// Each player's letter in position strings: `w` and `b` for two,
+    /// else its initial if free, else the first free letter.
+    fn player_letters(&self) -> Vec<char> {
+        if self.players.len() == 2 {
+            return vec!['w', 'b'];
+        }
+        let mut out: Vec<char> = Vec::new();
+        for p in &self.players {
+            let l = p
+                .chars()
+                .map(|c| c.to_ascii_lowercase())
+                .chain('a'..='z')
+                .find(|c| c.is_ascii_lowercase() && !out.contains(c))
+                .unwrap_or('?');
+            out.push(l);
+        }
+        out
     }
 
     /// Each piece's letter: its initial if free, else the first free one.
@@ -676,9 +704,17 @@ impl Build<'_> {
         root.insert("game".into(), Value::Table(game));
         root.insert("board".into(), Value::Table(board.table()));
         let mut players = Table::new();
-        for p in &self.players {
+        let letters = self.player_letters();
+        for (p, letter) in self.players.iter().zip(letters) {
+            let mut t = Table::new();
+            if self.players.len() != 2 {
+                t.insert("letter".into(), s(letter.to_string()));
+            }
             if let Some(map) = board.map(p) {
-                players.insert(p.clone(), Value::Table(table([("map", s(map))])));
+                t.insert("map".into(), s(map));
+            }
+            if !t.is_empty() {
+                players.insert(p.clone(), Value::Table(t));
             }
         }
         if !players.is_empty() {
