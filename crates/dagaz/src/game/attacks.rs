@@ -754,6 +754,7 @@ impl<'a> Analysis<'a> {
                 | Op::Change(_)
                 | Op::SetFlag { .. }
                 | Op::Settle
+                | Op::Stop
                 | Op::Partial { .. } => {
                     self.failed = true;
                     false

@@ -184,6 +184,11 @@ pub enum Op {
     /// The pieces this path captured leave the board (the end of a part
     /// of a ZRF move).
     Settle,
+    /// A part of a ZRF move ends with the piece on the cursor: the path
+    /// fails if the board is as it was at an earlier stop of this move (the
+    /// piece back on a square it stopped on, with no change since), so
+    /// that partial moves cannot go round in circles.
+    Stop,
     /// One part of the move ended: a choice between going on (the next
     /// instruction) and ending the move at `exit`, where the move ends
     /// only if going on records no move.

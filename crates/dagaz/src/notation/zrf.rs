@@ -358,6 +358,7 @@ impl<'a, 'b> ZrfCompiler<'a, 'b> {
             }
             self.emit(Op::Drop);
             if partial {
+                self.emit(Op::Stop);
                 if !b.deferred_captures {
                     self.emit(Op::Settle);
                 }

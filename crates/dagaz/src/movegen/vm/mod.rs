@@ -85,6 +85,8 @@ enum Undo {
     Mark(u8, u16),
     Flags(u32),
     Promoted(u16),
+    Changes(u32),
+    Stopped,
 }
 
 /// `=Name`: the square holds a piece of type `t`.
@@ -152,6 +154,10 @@ pub(crate) struct Vm {
     flags: u32,
     /// The type the piece in hand was turned into by `Promote`, or `NONE`.
     promoted: u16,
+    /// Changes made by ZRF instructions (captures, flips, type changes).
+    changes: u32,
+    /// Where the parts of a ZRF move stopped: (square, changes then).
+    stops: Vec<(u16, u32)>,
     // Per run.
     mover_piece: u16,
     /// The board is a heap board: cells are counts, a drop puts down one.
@@ -561,6 +567,7 @@ impl Vm {
                 | Op::Change(_)
                 | Op::SetFlag { .. }
                 | Op::Settle
+                | Op::Stop
                 | Op::Partial { .. } => {
                     match self.zrf_op(env, cells, prog, pc, &mut cursor, &mut effects) {
                         Some(target) => {
@@ -654,6 +661,8 @@ impl Vm {
         self.marks = [NONE; 3];
         self.flags = 0;
         self.promoted = NONE;
+        self.changes = 0;
+        self.stops.clear();
         self.heap = env.game.board_kind == crate::board::BoardKind::Heap;
         self.stack = env.game.board_kind == crate::board::BoardKind::Stack;
         self.found = false;
@@ -725,6 +734,10 @@ impl Vm {
                 Some(Undo::Mark(r, old)) => self.marks[r as usize] = old,
                 Some(Undo::Flags(old)) => self.flags = old,
                 Some(Undo::Promoted(old)) => self.promoted = old,
+                Some(Undo::Changes(old)) => self.changes = old,
+                Some(Undo::Stopped) => {
+                    self.stops.pop();
+                }
                 None => break,
             }
         }

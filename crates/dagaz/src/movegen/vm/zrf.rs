@@ -49,9 +49,14 @@ impl Vm {
             Op::Promote(t) => self.promote(env, t),
             Op::Change(change) => {
                 let ok = self.change(env, cells, *cursor, change);
-                *effects += ok as u32;
+                if ok {
+                    *effects += 1;
+                    self.log.push(Undo::Changes(self.changes));
+                    self.changes += 1;
+                }
                 ok
             }
+            Op::Stop => self.stop(cursor.0),
             Op::SetFlag { flag, on } => {
                 let new = if on {
                     self.flags | 1 << flag
@@ -214,6 +219,19 @@ impl Vm {
             }
             i += 1;
         }
+    }
+
+    /// The end of a part on `sq`: fails if the board repeats an earlier
+    /// stop of the move (the start square counts, before any change).
+    fn stop(&mut self, sq: u16) -> bool {
+        let again =
+            (sq == self.from && self.changes == 0) || self.stops.contains(&(sq, self.changes));
+        if again {
+            return false;
+        }
+        self.stops.push((sq, self.changes));
+        self.log.push(Undo::Stopped);
+        true
     }
 
     /// A move was recorded below every partial-move frame on the stack:
