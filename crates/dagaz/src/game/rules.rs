@@ -117,12 +117,18 @@ pub enum Condition {
         compare: Compare,
         bound: u32,
     },
+    /// Every one of these conditions on the player's pieces holds
+    /// (`reach a Rook & reach b Knight`: a puzzle's final picture).
+    All(Vec<Condition>),
 }
 
 impl Condition {
     /// Whether the condition concerns a player's own pieces (rather than
     /// the side to move's position).
     pub fn about_pieces(&self) -> bool {
+        if let Condition::All(parts) = self {
+            return parts.iter().all(Condition::about_pieces);
+        }
         matches!(
             self,
             Condition::Line { .. }
@@ -188,6 +194,11 @@ impl Condition {
                 };
                 format!("{what} {} {bound}", compare.symbol())
             }
+            Condition::All(parts) => parts
+                .iter()
+                .map(|c| c.reason(game))
+                .collect::<Vec<_>>()
+                .join(" and "),
         }
     }
 }
@@ -306,8 +317,29 @@ pub fn parse_goal(text: &str, names: &GoalNames) -> Result<Goal, String> {
         }
         None => (None, cond),
     };
-    let words: Vec<&str> = cond.split_whitespace().collect();
-    let condition = parse_condition(&words, cond.trim(), names)?;
+    let condition = match cond.contains('&') {
+        true => {
+            let parts = cond
+                .split('&')
+                .map(|part| {
+                    let words: Vec<&str> = part.split_whitespace().collect();
+                    let c = parse_condition(&words, part.trim(), names)?;
+                    match c.about_pieces() && !matches!(c, Condition::Race { .. }) {
+                        true => Ok(c),
+                        false => Err(format!(
+                            "'{}': only conditions on the player's pieces (line, reach, connect, pieces, checks) combine with '&'",
+                            part.trim()
+                        )),
+                    }
+                })
+                .collect::<Result<Vec<_>, String>>()?;
+            Condition::All(parts)
+        }
+        false => {
+            let words: Vec<&str> = cond.split_whitespace().collect();
+            parse_condition(&words, cond.trim(), names)?
+        }
+    };
     Ok(Goal {
         condition,
         outcome,
@@ -543,6 +575,20 @@ mod tests {
             }
         );
         assert_eq!(g("passes 2 = most").unwrap().outcome, Outcome::MostPieces);
+        assert_eq!(
+            g("reach far King & pieces < 2 = win").unwrap().condition,
+            Condition::All(vec![
+                Condition::Reach {
+                    zone: 0,
+                    pieces: vec![1]
+                },
+                Condition::Pieces {
+                    pieces: vec![],
+                    compare: Compare::Less,
+                    bound: 2
+                }
+            ])
+        );
         for (op, compare) in [
             ("<=", Compare::LessOrEqual),
             ("==", Compare::Equal),
@@ -566,6 +612,8 @@ mod tests {
             "reach far Queen = win",
             "pieces King 1 = loss",
             "Red: checkmate = win",
+            "reach far & checkmate = win",
+            "reach far answerable & reach far = win",
         ] {
             assert!(g(bad).is_err(), "{bad}");
         }

@@ -264,6 +264,7 @@ impl Facts<'_> {
                 compare,
                 bound,
             } => compare.holds(piece_count(pos, player, pieces), *bound),
+            Condition::All(parts) => parts.iter().all(|c| self.holds_for(c, player)),
         }
     }
 

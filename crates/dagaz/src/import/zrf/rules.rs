@@ -89,6 +89,8 @@ pub(super) fn build(sources: &Sources, sections: &[Sexp]) -> Result<Conversion, 
         });
     }
     let mut setup = None;
+    // Goals last: they may name zones of the board.
+    let mut goals = Vec::new();
     for sec in sections {
         let Some((h, args)) = sec.head() else {
             continue;
@@ -109,7 +111,7 @@ pub(super) fn build(sources: &Sources, sections: &[Sexp]) -> Result<Conversion, 
             }
             "option" => b.option(sec, args)?,
             "pass-turn" => b.pass_turn(sec, args.first())?,
-            "win-condition" | "loss-condition" | "draw-condition" => b.goal(sec, &h, args)?,
+            "win-condition" | "loss-condition" | "draw-condition" => goals.push((sec, h, args)),
             "help" | "history" | "strategy" | "notation" | "image" | "music" | "solution"
             | "engine" | "default" | "version" | "recycle-captures" => {}
             _ if h.ends_with("-sound") => {}
@@ -121,6 +123,9 @@ pub(super) fn build(sources: &Sources, sections: &[Sexp]) -> Result<Conversion, 
                 ));
             }
         }
+    }
+    for (sec, h, args) in goals {
+        b.goal(sec, &h, args)?;
     }
     let Some(board) = b.board.take() else {
         return Err(ZrfError {
@@ -334,75 +339,64 @@ impl Build<'_> {
                 .collect(),
             None => vec![who.text().unwrap_or("").to_string()],
         };
+        if let Some(p) = who.iter().find(|p| !self.players.contains(p)) {
+            return Err(self.err(form, format!("'{p}' is not a player")));
+        }
+        let n = self.players.len();
         let outcome = match kind {
             "win-condition" => "win",
+            // A puzzle lost is a puzzle not solved: nobody wins.
+            "loss-condition" if n == 1 => "draw",
             "loss-condition" => "loss",
             _ => "draw",
         };
-        // Conditions about the side that cannot move are, in the game
-        // file, about the player who just moved.
-        let flipped = match outcome {
-            "win" => "loss",
-            "loss" => "win",
-            other => other,
-        };
-        let (name, cargs) = match (cond.atom(), cond.head()) {
-            (Some(a), _) => (a.to_ascii_lowercase(), &[][..]),
-            (None, Some((h, rest))) => (h, rest),
-            _ => return Err(self.err(cond, "a condition")),
-        };
-        let all = who.len() == self.players.len();
-        let prefix = |p: &str| if all { String::new() } else { format!("{p}: ") };
+        let all = who.len() == n;
+        let name = cond
+            .atom()
+            .map(str::to_ascii_lowercase)
+            .or_else(|| cond.head().map(|(h, _)| h))
+            .unwrap_or_default();
         let mut lines: Vec<String> = Vec::new();
-        match name.as_str() {
-            "stalemated" => lines.push(format!("no_moves = {flipped}")),
-            "repetition" => lines.push(format!("repetition 3 = {outcome}")),
-            "checkmated" => {
-                for t in cargs.iter().filter_map(|t| t.text()) {
-                    if !self.royal.iter().any(|r| r == t) {
-                        self.royal.push(t.to_string());
+        if matches!(name.as_str(), "stalemated" | "repetition" | "checkmated") {
+            let cargs = cond.head().map(|(_, a)| a).unwrap_or_default();
+            let text = match name.as_str() {
+                "stalemated" => "no_moves",
+                "repetition" => "repetition 3",
+                _ => {
+                    for t in cargs.iter().filter_map(|t| t.text()) {
+                        if !self.royal.iter().any(|r| r == t) {
+                            self.royal.push(t.to_string());
+                        }
                     }
+                    self.rules
+                        .insert("royal_safety".into(), Value::Boolean(true));
+                    "checkmate"
                 }
-                self.rules
-                    .insert("royal_safety".into(), Value::Boolean(true));
-                lines.push(format!("checkmate = {flipped}"));
-            }
-            "pieces-remaining" => {
-                let n: i64 = cargs
-                    .first()
-                    .and_then(|n| n.text())
-                    .and_then(|n| n.parse().ok())
-                    .ok_or_else(|| self.err(cond, "pieces-remaining needs a number"))?;
-                let types = self.types(&cargs[1..]);
+            };
+            // These conditions are about the side to move; in the game file
+            // they concern the player who just moved (the one before, in
+            // the order of the players).
+            let flipped = match (outcome, n) {
+                (_, 1) => outcome,
+                ("win", _) => "loss",
+                ("loss", _) => "win",
+                (other, _) => other,
+            };
+            if all {
+                lines.push(format!("{text} = {flipped}"));
+            } else {
                 for p in &who {
-                    lines.push(format!("{}pieces{types} <= {n} = {outcome}", prefix(p)));
+                    let i = self.players.iter().position(|x| x == p).unwrap_or(0);
+                    let before = &self.players[(i + n - 1) % n];
+                    lines.push(format!("{before}: {text} = {flipped}"));
                 }
             }
-            "captured" => {
-                let types = self.types(cargs);
-                for p in &who {
-                    lines.push(format!("{}pieces{types} < 1 = {outcome}", prefix(p)));
-                }
+        } else {
+            let text = self.piece_condition(cond)?;
+            for p in &who {
+                let prefix = if all { String::new() } else { format!("{p}: ") };
+                lines.push(format!("{prefix}{text} = {outcome}"));
             }
-            "absolute-config" => {
-                let zone = self.config_zone(cond, cargs)?;
-                let types = self.types(&cargs[..cargs.len() - 1]);
-                for p in &who {
-                    lines.push(format!("{}reach {zone}{types} = {outcome}", prefix(p)));
-                }
-            }
-            other => {
-                return Err(self.err(
-                    cond,
-                    format!("the condition '{other}' is not supported yet"),
-                ));
-            }
-        }
-        if matches!(name.as_str(), "stalemated" | "repetition" | "checkmated") && !all {
-            return Err(self.err(
-                form,
-                format!("'{name}' for only some of the players is not supported yet"),
-            ));
         }
         for l in lines {
             if !self.goals.contains(&l) {
@@ -410,6 +404,47 @@ impl Build<'_> {
             }
         }
         Ok(())
+    }
+
+    /// A condition on the player's pieces, as the game file writes it.
+    fn piece_condition(&mut self, cond: &Sexp) -> Result<String, ZrfError> {
+        let (name, cargs) = match cond.head() {
+            Some((h, rest)) => (h, rest),
+            None => {
+                let word = cond.atom().unwrap_or("?");
+                return Err(self.err(cond, format!("the condition '{word}' is not supported yet")));
+            }
+        };
+        Ok(match name.as_str() {
+            "pieces-remaining" => {
+                let n: i64 = cargs
+                    .first()
+                    .and_then(|n| n.text())
+                    .and_then(|n| n.parse().ok())
+                    .ok_or_else(|| self.err(cond, "pieces-remaining needs a number"))?;
+                let types = self.types(&cargs[1..]);
+                format!("pieces{types} <= {n}")
+            }
+            "captured" => format!("pieces{} < 1", self.types(cargs)),
+            "absolute-config" => {
+                let zone = self.config_zone(cond, cargs)?;
+                let types = self.types(&cargs[..cargs.len() - 1]);
+                format!("reach {zone}{types}")
+            }
+            "and" => {
+                let parts = cargs
+                    .iter()
+                    .map(|c| self.piece_condition(c))
+                    .collect::<Result<Vec<_>, _>>()?;
+                parts.join(" & ")
+            }
+            other => {
+                return Err(self.err(
+                    cond,
+                    format!("the condition '{other}' is not supported yet"),
+                ));
+            }
+        })
     }
 
     /// ` T1 T2` for a list of piece types (atoms or one list).
