@@ -31,6 +31,8 @@ pub(super) struct Board {
     pub zone_names: IndexMap<String, String>,
     /// Player to its symmetry pairs (ZRF names).
     symmetry: IndexMap<String, Vec<(String, String)>>,
+    /// What was left out, with where.
+    pub warnings: Vec<String>,
 }
 
 impl Board {
@@ -79,12 +81,32 @@ impl Board {
     }
 
     /// A player's direction map (`"N=S S=N"`), if its symmetry changes any.
+    /// ZRF's symmetry may leave directions out; the game file's map is a
+    /// permutation, so directions left out take the directions nothing
+    /// maps to, in order (a piece of that player never steps that way, or
+    /// the symmetry would have said where).
     pub(super) fn map(&self, player: &str) -> Option<String> {
         let pairs = self.symmetry.get(player)?;
-        let parts: Vec<String> = pairs
+        let mut to: IndexMap<char, char> = IndexMap::new();
+        for (a, b) in pairs {
+            let (Some(&a), Some(&b)) = (self.dirs.get(a), self.dirs.get(b)) else {
+                continue;
+            };
+            to.insert(a, b);
+        }
+        let letters: Vec<char> = self.dirs.values().copied().collect();
+        let taken: Vec<char> = to.values().copied().collect();
+        let mut unused = letters.iter().filter(|l| !taken.contains(l));
+        for l in &letters {
+            if !to.contains_key(l) {
+                let target = *unused.next()?;
+                to.insert(*l, target);
+            }
+        }
+        let parts: Vec<String> = to
             .iter()
             .filter(|(a, b)| a != b)
-            .filter_map(|(a, b)| Some(format!("{}={}", self.dirs.get(a)?, self.dirs.get(b)?)))
+            .map(|(a, b)| format!("{a}={b}"))
             .collect();
         (!parts.is_empty()).then(|| parts.join(" "))
     }
@@ -159,6 +181,7 @@ pub(super) fn read(sources: &Sources, board: &Sexp, players: &[String]) -> Resul
         zones: IndexMap::new(),
         zone_names: IndexMap::new(),
         symmetry: IndexMap::new(),
+        warnings: Vec::new(),
     };
     let mut parts = Parts::default();
     let mut zones = Vec::new();
@@ -260,18 +283,17 @@ pub(super) fn read(sources: &Sources, board: &Sexp, players: &[String]) -> Resul
     for (part, args) in zones {
         zone(sources, part, args, players, &mut b)?;
     }
-    for (who, pairs) in &b.symmetry {
-        for (a, c) in pairs {
+    for (who, pairs) in b.symmetry.iter_mut() {
+        for (a, c) in pairs.iter() {
             if !b.dirs.contains_key(a) || !b.dirs.contains_key(c) {
-                return Err(ZrfError::at(
-                    sources,
-                    board,
-                    format!(
-                        "the symmetry of {who} names a direction the board does not have ({a} {c})"
-                    ),
-                ));
+                let message = format!(
+                    "warning: the symmetry of {who} names a direction the board does not have ({a} {c}); the pair is left out"
+                );
+                b.warnings
+                    .push(ZrfError::at(sources, board, message).to_string());
             }
         }
+        pairs.retain(|(a, c)| b.dirs.contains_key(a) && b.dirs.contains_key(c));
     }
     Ok(b)
 }

@@ -99,7 +99,11 @@ pub(super) fn build(sources: &Sources, sections: &[Sexp]) -> Result<Conversion, 
             "title" => title = text_arg(args),
             "description" => description = text_arg(args),
             "players" => {}
-            "board" => b.board = Some(board::read(sources, sec, &b.players)?),
+            "board" => {
+                let board = board::read(sources, sec, &b.players)?;
+                b.warnings.extend(board.warnings.iter().cloned());
+                b.board = Some(board);
+            }
             "piece" => b.piece(sec, args)?,
             "board-setup" => setup = Some(sec),
             "turn-order" => b.turn_order(sec, args)?,
@@ -141,7 +145,7 @@ pub(super) fn build(sources: &Sources, sections: &[Sexp]) -> Result<Conversion, 
     }
     let fen = match setup {
         Some(sec) => b.setup(sec, &board)?,
-        None => b.empty_setup(&board),
+        None => b.empty_setup(&board)?,
     };
     let game = b.file(&title, &description, &board, fen)?;
     Ok(Conversion {
@@ -164,9 +168,8 @@ impl Build<'_> {
     }
 
     fn warn(&mut self, form: &Sexp, message: impl Into<String>) {
-        let at = self.sources.locate(form);
-        self.warnings
-            .push(format!("{at}: warning: {}", message.into()));
+        let warning = ZrfError::at(self.sources, form, format!("warning: {}", message.into()));
+        self.warnings.push(warning.to_string());
     }
 
     fn piece(&mut self, form: &Sexp, body: &[Sexp]) -> Result<(), ZrfError> {
@@ -207,8 +210,15 @@ impl Build<'_> {
                     }
                 }
                 "image" | "notation" | "dummy" => {}
+                // Attributes are kept only by set-attribute and read only
+                // by attribute tests, which blocks cannot use yet (a block
+                // that does is an error where it does it).
                 "attribute" => {
-                    return Err(self.err(part, "piece attributes are not supported yet"));
+                    let name = args.first().and_then(|a| a.text()).unwrap_or("?");
+                    self.warn(
+                        part,
+                        format!("attribute '{name}' of a piece is ignored (attributes are not supported yet)"),
+                    );
                 }
                 other => {
                     return Err(
@@ -535,6 +545,13 @@ impl Build<'_> {
                 }
             }
         }
+        if !hands.is_empty() && self.pieces.iter().all(|p| p.drops.is_empty()) {
+            self.warn(
+                sec,
+                "pieces set off the board are left out: no piece of this game drops",
+            );
+            hands.clear();
+        }
         // A piece that drops and has no stock drops without limit: enough
         // to fill the board.
         let squares = board.len();
@@ -551,8 +568,8 @@ impl Build<'_> {
         self.fen(board, &at, &hands)
     }
 
-    fn empty_setup(&mut self, board: &Board) -> String {
-        self.fen(board, &IndexMap::new(), &[]).unwrap_or_default()
+    fn empty_setup(&mut self, board: &Board) -> Result<String, ZrfError> {
+        self.fen(board, &IndexMap::new(), &[])
     }
 
     fn fen(
@@ -561,15 +578,31 @@ impl Build<'_> {
         at: &IndexMap<String, (usize, String)>,
         hands: &[(usize, String, u32)],
     ) -> Result<String, ZrfError> {
-        let letters = self.letters();
+        let symbols = self.symbols();
         let many = self.players.len() > 2;
+        if many && symbols.len() > 26 {
+            return Err(ZrfError {
+                message: format!(
+                    "{} piece types with {} players: at most 26 (one letter each)",
+                    symbols.len(),
+                    self.players.len()
+                ),
+                at: self.sources.place(0, 0),
+            });
+        }
+        if symbols.len() > 78 {
+            return Err(ZrfError {
+                message: format!("{} piece types: at most 78", symbols.len()),
+                at: self.sources.place(0, 0),
+            });
+        }
         let players = self.player_letters();
         let letter = |owner: usize, name: &str| {
-            let l = letters.get(name).copied().unwrap_or('?');
+            let l = symbols.get(name).map_or("?", |s| s.1.as_str());
             match owner {
                 _ if many => format!("{}{l}", players[owner]),
                 0 => l.to_string(),
-                _ => l.to_ascii_lowercase().to_string(),
+                _ => l.to_ascii_lowercase(),
             }
         };
         let mut rows = Vec::new();
@@ -635,9 +668,29 @@ impl Build<'_> {
 
     /// Each piece's letter: its initial if free, else the first free one.
     fn letters(&self) -> IndexMap<String, char> {
-        let mut out: IndexMap<String, char> = IndexMap::new();
-        for p in &self.pieces {
-            let free = |c: &char| c.is_ascii_uppercase() && !out.values().any(|l| l == c);
+        self.symbols()
+            .into_iter()
+            .map(|(k, (l, _))| (k, l))
+            .collect()
+    }
+
+    /// Each piece's letter and how position strings write it: the first
+    /// 26 pieces by their letters, the next ones by `+L`, then `L~` (as
+    /// promoted pieces are written), reusing the letters in turn.
+    fn symbols(&self) -> IndexMap<String, (char, String)> {
+        let mut out: IndexMap<String, (char, String)> = IndexMap::new();
+        for (i, p) in self.pieces.iter().enumerate() {
+            if i >= 26 {
+                let reused = out[i % 26].0;
+                let symbol = match i / 26 {
+                    1 => format!("+{reused}"),
+                    2 => format!("{reused}~"),
+                    _ => "?".to_string(),
+                };
+                out.insert(p.name.clone(), (reused, symbol));
+                continue;
+            }
+            let free = |c: &char| c.is_ascii_uppercase() && !out.values().any(|l| l.0 == *c);
             let l = p
                 .name
                 .chars()
@@ -645,7 +698,7 @@ impl Build<'_> {
                 .chain('A'..='Z')
                 .find(free)
                 .unwrap_or('?');
-            out.insert(p.name.clone(), l);
+            out.insert(p.name.clone(), (l, l.to_string()));
         }
         out
     }
@@ -770,9 +823,13 @@ impl Build<'_> {
             root.insert("zones".into(), Value::Table(zones));
         }
         let letters = self.letters();
+        let symbols = self.symbols();
         let mut pieces = Table::new();
         for p in &self.pieces {
             let mut t = table([("letter", s(letters[&p.name].to_string()))]);
+            if let Some((_, symbol)) = symbols.get(&p.name).filter(|x| x.1.len() > 1) {
+                t.insert("symbol".into(), s(symbol.as_str()));
+            }
             if !p.help.is_empty() {
                 t.insert("description".into(), s(p.help.as_str()));
             }
