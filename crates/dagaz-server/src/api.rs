@@ -237,8 +237,9 @@ fn describe_game(game: &Game) -> GameDescription {
             },
             checkered: d.checkered,
             show_removed: d.show_removed,
-            cols: grid.cols.clone(),
-            rows: grid.rows.clone(),
+            // Squares with names of their own: the grid's labels name nothing.
+            cols: labels(&grid.cols, topo.has_own_names()),
+            rows: labels(&grid.rows, topo.has_own_names()),
             levels: grid.levels.clone(),
             squares: topo
                 .squares()
@@ -790,4 +791,13 @@ fn random_id(len: usize) -> String {
     (0..len)
         .map(|_| ALPHABET[rng.random_range(0..ALPHABET.len())] as char)
         .collect()
+}
+
+/// A grid's labels as the page shows them: none where the squares have
+/// names of their own.
+fn labels(labels: &[String], own_names: bool) -> Vec<String> {
+    match own_names {
+        true => vec![String::new(); labels.len()],
+        false => labels.to_vec(),
+    }
 }

@@ -564,3 +564,73 @@ async fn two_browsers_move_at_once_in_the_free_opening() {
         c.close().await.unwrap();
     }
 }
+
+/// Games converted from Zillions rules files (`serve --games DIR` with
+/// `.zrf` files in DIR) are offered and play on the page like any other:
+/// a ZRF chess game by clicking, a checkers multiple jump, and a board of
+/// named positions with three players; their screenshots go to the docs.
+#[tokio::test(flavor = "multi_thread")]
+#[ignore = "needs chromium and chromedriver; run by .ci/run"]
+async fn zrf_games_play_on_the_page() {
+    let dir = tempfile::tempdir().unwrap();
+    let games = dir.path().join("games");
+    std::fs::create_dir_all(&games).unwrap();
+    let fixtures = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../dagaz/tests/data/zrf");
+    for (from, to) in [
+        ("chess.zrf", "zrf-chess.zrf"),
+        ("checkers.zrf", "zrf-checkers.zrf"),
+        ("boards.zrf", "zrf-boards.zrf"),
+    ] {
+        std::fs::copy(fixtures.join(from), games.join(to)).unwrap();
+    }
+    let server = TestServer::start_with(
+        &dir.path().join("games.db"),
+        &["--games", games.to_str().unwrap()],
+    );
+    let driver = Driver::start();
+    let shots = screenshot_dir();
+    let c = driver.browser(1100, 850).await;
+
+    // Chess by clicking: the pawn's double step, through its zone test.
+    let url = create(&server, json!({"game": "zrf-chess", "mode": "local"})).await;
+    c.goto(&url).await.unwrap();
+    click_square(&c, "e2").await;
+    click_square(&c, "e4").await;
+    assert_eq!(wait_moves(&c, 1).await, ["e2e4"]);
+    assert_eq!(piece_at(&c, "e4").await.as_deref(), Some("Pawn/0"));
+    click_square(&c, "g8").await;
+    click_square(&c, "f6").await;
+    assert_eq!(wait_moves(&c, 2).await, ["e2e4", "g8f6"]);
+    std::fs::write(shots.join("zrf-chess.png"), c.screenshot().await.unwrap()).unwrap();
+
+    // Checkers and the board of positions, moves sent to the API.
+    for (game, moves) in [
+        ("zrf-checkers", &["c3d4", "f6e5", "d4f6"][..]),
+        ("zrf-boards", &["top-centre"][..]),
+    ] {
+        let url = create(&server, json!({"game": game, "mode": "local"})).await;
+        let (id, token) = url
+            .rsplit_once("/match/")
+            .unwrap()
+            .1
+            .split_once("?t=")
+            .unwrap();
+        for mv in moves {
+            let r = reqwest::Client::new()
+                .post(server.url(&format!("/api/matches/{id}/moves")))
+                .json(&json!({"move": mv, "token": token}))
+                .send()
+                .await
+                .unwrap();
+            assert_eq!(r.status().as_u16(), 200, "{game} {mv}");
+        }
+        c.goto(&url).await.unwrap();
+        assert_eq!(wait_moves(&c, moves.len()).await, moves);
+        std::fs::write(
+            shots.join(format!("{game}.png")),
+            c.screenshot().await.unwrap(),
+        )
+        .unwrap();
+    }
+    c.close().await.unwrap();
+}

@@ -343,6 +343,12 @@ impl Topology {
         Ok(())
     }
 
+    /// True if some squares have names of their own (`[board.rename]`),
+    /// so the grid's column and row labels name nothing.
+    pub fn has_own_names(&self) -> bool {
+        self.renamed
+    }
+
     /// True if square names are plain numbers or names of their own
     /// (`[board.rename]`): move texts then need separators between squares.
     pub fn separated_names(&self) -> bool {

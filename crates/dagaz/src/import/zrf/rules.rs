@@ -209,7 +209,7 @@ impl Build<'_> {
                         }
                     }
                 }
-                "image" | "notation" | "dummy" => {}
+                "image" | "notation" | "dummy" | "glyph" => {}
                 // Attributes are kept only by set-attribute and read only
                 // by attribute tests, which blocks cannot use yet (a block
                 // that does is an error where it does it).
@@ -691,9 +691,15 @@ impl Build<'_> {
                 continue;
             }
             let free = |c: &char| c.is_ascii_uppercase() && !out.values().any(|l| l.0 == *c);
-            let l = p
-                .name
-                .chars()
+            // Chess's letters where the names are chess's.
+            let usual = match p.name.to_ascii_lowercase().as_str() {
+                "knight" => Some('N'),
+                "king" => Some('K'),
+                _ => None,
+            };
+            let l = usual
+                .into_iter()
+                .chain(p.name.chars())
                 .map(|c| c.to_ascii_uppercase())
                 .chain('A'..='Z')
                 .find(free)
