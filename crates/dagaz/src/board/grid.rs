@@ -59,6 +59,13 @@ fn parse_range(tok: &str) -> Result<Vec<String>, String> {
         }
         return Ok(labels);
     }
+    // One label of letters and digits, as it is (`r0`).
+    if !tok.contains('-')
+        && label_value(tok).is_none()
+        && tok.chars().all(|c| c.is_ascii_alphanumeric())
+    {
+        return Ok(vec![tok.to_string()]);
+    }
     let (a, b) = tok.split_once('-').unwrap_or((tok, tok));
     let (start, kind_a) = label_value(a).ok_or_else(|| format!("bad label '{a}' in '{tok}'"))?;
     let (end, kind_b) = label_value(b).ok_or_else(|| format!("bad label '{b}' in '{tok}'"))?;
@@ -145,6 +152,14 @@ mod tests {
     fn letters_past_z() {
         let g = parse_grid("y-ac x 1-2").unwrap();
         assert_eq!(g.cols, vec!["y", "z", "aa", "ab", "ac"]);
+    }
+
+    #[test]
+    fn labels_listed_one_by_one() {
+        let g = parse_grid("c0/c1/top x r0").unwrap();
+        assert_eq!(g.cols, vec!["c0", "c1", "top"]);
+        assert_eq!(g.rows, vec!["r0"]);
+        assert!(parse_grid("a//b x 1").is_err());
     }
 
     #[test]

@@ -51,6 +51,8 @@ struct Build<'a> {
     turns: Option<Value>,
     pass_partial: bool,
     deferred: bool,
+    /// The player the turn order starts with, if not the first.
+    first: Option<usize>,
 }
 
 /// Converts a game's sections into a game file.
@@ -68,6 +70,7 @@ pub(super) fn build(sources: &Sources, sections: &[Sexp]) -> Result<Conversion, 
         turns: None,
         pass_partial: false,
         deferred: false,
+        first: None,
     };
     let mut title = String::new();
     let mut description = String::new();
@@ -261,6 +264,8 @@ impl Build<'_> {
         if cycle.is_empty() {
             return Err(self.err(form, "the turn order repeats nothing"));
         }
+        let first = opening.first().or(cycle.first()).and_then(|v| v.as_str());
+        self.first = self.players.iter().position(|p| Some(p.as_str()) == first);
         let plain: Vec<Value> = self.players.iter().map(|p| s(p.as_str())).collect();
         self.turns = if opening.is_empty() && cycle == plain {
             None
@@ -643,7 +648,7 @@ impl Build<'_> {
             }
             fen += &format!("[{hand}]");
         }
-        fen += &format!(" {} - - 0 1", players[0]);
+        fen += &format!(" {} - - 0 1", players[self.first.unwrap_or(0)]);
         Ok(fen)
     }
 
