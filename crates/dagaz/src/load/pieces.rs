@@ -50,14 +50,7 @@ impl Loader<'_> {
     pub(super) fn betza_moves(&mut self, pname: &str, piece: &PieceSection) -> Option<ExprItem> {
         let b = piece.betza.as_ref()?;
         match notation::betza::to_dagaz(b.get_ref()) {
-            Ok(text) => Some(ExprItem {
-                text,
-                span: Some(b.span()),
-                priority: 0,
-                zrf: false,
-                move_type: None,
-                starts: true,
-            }),
+            Ok(text) => Some(ExprItem::expression(text, Some(b.span()))),
             Err(e) => {
                 self.error(format!("pieces.{pname}.betza: {e}"), Some(b.span()), "here");
                 None
@@ -110,9 +103,12 @@ impl Loader<'_> {
             .blocks(std::slice::from_ref(&block));
         if let Err(e) = checked {
             let span = self.expr_span(item, outer, &e.span);
-            let d = Diagnostic::new(format!("piece {pname}, {what} {}: {}", i + 1, e.message))
+            let mut d = Diagnostic::new(format!("piece {pname}, {what} {}: {}", i + 1, e.message))
                 .at(span, "in this ZRF block")
                 .note(e.render(&item.text));
+            if let Some(origin) = &item.origin {
+                d = d.note(format!("the block was written at {origin}"));
+            }
             self.errors.push(d);
             return None;
         }

@@ -310,6 +310,24 @@ pub(super) struct ExprItem {
     /// False for a ZRF block that only continues partial moves
     /// (`starts = false`).
     pub(super) starts: bool,
+    /// Where a converted block was written in its source (`origin =
+    /// "game.zrf:12:5"`), named by errors about it.
+    pub(super) origin: Option<String>,
+}
+
+impl ExprItem {
+    /// A plain move expression.
+    pub(super) fn expression(text: String, span: Option<Range<usize>>) -> ExprItem {
+        ExprItem {
+            text,
+            span,
+            priority: 0,
+            zrf: false,
+            move_type: None,
+            starts: true,
+            origin: None,
+        }
+    }
 }
 
 impl<'de> Deserialize<'de> for ExprList {
@@ -321,14 +339,7 @@ impl<'de> Deserialize<'de> for ExprList {
                 f.write_str("a move expression or a list of move expressions")
             }
             fn visit_str<E: de::Error>(self, s: &str) -> Result<ExprList, E> {
-                Ok(ExprList(vec![ExprItem {
-                    text: s.to_string(),
-                    span: None,
-                    priority: 0,
-                    zrf: false,
-                    move_type: None,
-                    starts: true,
-                }]))
+                Ok(ExprList(vec![ExprItem::expression(s.to_string(), None)]))
             }
             fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<ExprList, A::Error> {
                 let mut items = Vec::new();
@@ -356,14 +367,7 @@ impl<'de> Deserialize<'de> for ExprItem {
                 )
             }
             fn visit_str<E: de::Error>(self, s: &str) -> Result<ExprItem, E> {
-                Ok(ExprItem {
-                    text: s.to_string(),
-                    span: None,
-                    priority: 0,
-                    zrf: false,
-                    move_type: None,
-                    starts: true,
-                })
+                Ok(ExprItem::expression(s.to_string(), None))
             }
             fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<ExprItem, A::Error> {
                 let mut text: Option<Spanned<String>> = None;
@@ -371,6 +375,7 @@ impl<'de> Deserialize<'de> for ExprItem {
                 let mut zrf = false;
                 let mut move_type = None;
                 let mut starts = true;
+                let mut origin = None;
                 while let Some(key) = map.next_key::<String>()? {
                     match key.as_str() {
                         "expr" | "zrf" if text.is_some() => {
@@ -383,18 +388,21 @@ impl<'de> Deserialize<'de> for ExprItem {
                         }
                         "type" => move_type = Some(map.next_value()?),
                         "starts" => starts = map.next_value()?,
+                        "origin" => origin = Some(map.next_value()?),
                         "priority" => priority = map.next_value()?,
                         other => {
                             return Err(de::Error::unknown_field(
                                 other,
-                                &["expr", "zrf", "type", "starts", "priority"],
+                                &["expr", "zrf", "type", "starts", "origin", "priority"],
                             ));
                         }
                     }
                 }
                 let text = text.ok_or_else(|| de::Error::missing_field("expr"))?;
-                if (move_type.is_some() || !starts) && !zrf {
-                    return Err(de::Error::custom("type and starts are for zrf blocks"));
+                if (move_type.is_some() || !starts || origin.is_some()) && !zrf {
+                    return Err(de::Error::custom(
+                        "type, starts and origin are for zrf blocks",
+                    ));
                 }
                 Ok(ExprItem {
                     span: Some(text.span()),
@@ -403,6 +411,7 @@ impl<'de> Deserialize<'de> for ExprItem {
                     zrf,
                     move_type,
                     starts,
+                    origin,
                 })
             }
         }

@@ -221,6 +221,13 @@ fn errors_name_the_file_line_and_column() {
     let c = convert("broken.zrf", BROKEN, 0, &include).unwrap();
     let e = load_str(&c.game, "broken.zrf (converted)", "broken").unwrap_err();
     assert!(e.to_string().contains("'teleport'"), "{e}");
+    // The error names where the block was written, and the macro it came
+    // through.
+    assert!(
+        e.to_string()
+            .contains("written at broken.zrf:1:18, in macro 'bad-step' called at broken.zrf:6:28"),
+        "{e}"
+    );
 }
 
 #[test]

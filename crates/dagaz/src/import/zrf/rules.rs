@@ -767,7 +767,13 @@ impl Build<'_> {
         Value::Array(
             list.iter()
                 .map(|(block, ty)| {
-                    let mut t = table([("zrf", s(self.block_text(board, block)))]);
+                    let mut t = table([
+                        ("zrf", s(self.block_text(board, block))),
+                        (
+                            "origin",
+                            s(self.sources.locate(block).replace("\n  ", ", ")),
+                        ),
+                    ]);
                     if let Some(ty) = ty {
                         t.insert("type".into(), s(ty.as_str()));
                     }
