@@ -225,11 +225,14 @@ impl Loader<'_> {
         }
         let mut programs = Vec::new();
         let mut drop_programs = Vec::new();
+        // Every piece's ZRF move blocks: a piece that turns into another in
+        // the middle of a move goes on with the other's.
+        let all_moves: Vec<Vec<ZrfBlock>> = zrf.iter().map(|[moves, _]| moves.clone()).collect();
         for ((lists, blocks), (pname, piece)) in parsed.iter().zip(&zrf).zip(&spec.pieces) {
             let moves = self.programs(
                 &ctx,
                 players,
-                (&lists[0], &blocks[0]),
+                (&lists[0], &blocks[0], &all_moves),
                 true,
                 pname,
                 piece
@@ -244,7 +247,7 @@ impl Loader<'_> {
                 self.programs(
                     &ctx,
                     players,
-                    (&lists[1], &blocks[1]),
+                    (&lists[1], &blocks[1], &all_moves),
                     false,
                     pname,
                     piece.drops.as_ref().map(|m| m.span()),
@@ -281,7 +284,7 @@ impl Loader<'_> {
         &mut self,
         ctx: &CompileContext,
         players: &[Player],
-        (entries, blocks): (&[Parsed], &[ZrfBlock]),
+        (entries, blocks, all_moves): (&[Parsed], &[ZrfBlock], &[Vec<ZrfBlock>]),
         prologue_take: bool,
         pname: &str,
         span: Option<Range<usize>>,
@@ -302,7 +305,7 @@ impl Loader<'_> {
                 })
                 .collect();
             match ProgramBuilder::new(ctx, &player.map)
-                .with_zrf(blocks)
+                .with_zrf(blocks, all_moves)
                 .piece(&list, prologue_take)
             {
                 Ok(p) => out.push(p),

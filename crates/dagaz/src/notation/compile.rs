@@ -335,6 +335,8 @@ pub struct ProgramBuilder<'a, 'b> {
     prog: Program,
     /// The piece's ZRF move blocks, compiled after its expressions.
     zrf: &'a [ZrfBlock],
+    /// Every piece's ZRF move blocks, by piece type.
+    zrf_pieces: &'a [Vec<ZrfBlock>],
 }
 
 impl<'a, 'b> ProgramBuilder<'a, 'b> {
@@ -344,13 +346,16 @@ impl<'a, 'b> ProgramBuilder<'a, 'b> {
             map,
             prog: Program::default(),
             zrf: &[],
+            zrf_pieces: &[],
         }
     }
 
     /// The piece's ZRF move blocks, compiled as alternatives after its
-    /// expressions (`notation::zrf`).
-    pub fn with_zrf(mut self, blocks: &'a [ZrfBlock]) -> Self {
+    /// expressions (`notation::zrf`), and every piece's move blocks (by
+    /// piece type), for moves that go on as another piece.
+    pub fn with_zrf(mut self, blocks: &'a [ZrfBlock], pieces: &'a [Vec<ZrfBlock>]) -> Self {
         self.zrf = blocks;
+        self.zrf_pieces = pieces;
         self
     }
 
@@ -442,8 +447,10 @@ impl<'a, 'b> ProgramBuilder<'a, 'b> {
             self.emit(Op::Fail);
             self.patch(fork);
         }
-        let blocks = self.zrf;
-        ZrfCompiler::new(self.ctx, self.map, &mut self.prog).blocks(blocks)?;
+        let (blocks, pieces) = (self.zrf, self.zrf_pieces);
+        ZrfCompiler::new(self.ctx, self.map, &mut self.prog)
+            .with_pieces(pieces)
+            .blocks(blocks)?;
         Ok(self.prog)
     }
 

@@ -59,14 +59,25 @@ pub struct ZrfCompiler<'a, 'b> {
     map: &'a DirMap,
     prog: &'a mut Program,
     flags: HashMap<String, u8>,
-    /// Jumps to the continuation entry of a (move type, priority), to
-    /// patch.
-    continuations: Vec<(usize, (Option<String>, u8))>,
+    /// Jumps to the continuation entry of a (piece it became, move type,
+    /// priority), to patch.
+    continuations: Vec<(usize, Continuation)>,
+    /// Every piece's move blocks, by piece type: a piece that turns into
+    /// another in the middle of a move goes on with the other's blocks.
+    pieces: &'a [Vec<ZrfBlock>],
+    /// The piece whose blocks are being compiled, if not the program's
+    /// own (a continuation as the piece it turned into).
+    current: Option<u16>,
     /// The priority of the moves the block being compiled records.
     priority: u8,
     /// A `to` is in effect at this point of the block.
     to_set: bool,
 }
+
+/// Where a partial move goes on: as the piece it turned into (`None`: the
+/// same piece), with the blocks of a move type (`None`: any), at the
+/// priority of the block that started the move.
+type Continuation = (Option<u16>, Option<String>, u8);
 
 fn err(span: &std::ops::Range<usize>, message: impl Into<String>) -> NotationError {
     NotationError::new(ErrorKind::Syntax, span.clone(), message, None)
@@ -80,9 +91,18 @@ impl<'a, 'b> ZrfCompiler<'a, 'b> {
             prog,
             flags: HashMap::new(),
             continuations: Vec::new(),
+            pieces: &[],
+            current: None,
             priority: 0,
             to_set: false,
         }
+    }
+
+    /// Every piece's move blocks, by piece type, for moves that go on as
+    /// another piece (`(add-partial King jump-type)`).
+    pub fn with_pieces(mut self, pieces: &'a [Vec<ZrfBlock>]) -> Self {
+        self.pieces = pieces;
+        self
     }
 
     fn emit(&mut self, op: Op) -> usize {
@@ -112,18 +132,21 @@ impl<'a, 'b> ZrfCompiler<'a, 'b> {
     pub fn blocks(&mut self, blocks: &[ZrfBlock]) -> Result<(), NotationError> {
         let firsts: Vec<&ZrfBlock> = blocks.iter().filter(|b| b.first).collect();
         self.fork_chain(&firsts, None)?;
-        let mut entries: Vec<((Option<String>, u8), u32)> = Vec::new();
+        let mut entries: Vec<(Continuation, u32)> = Vec::new();
         while let Some((at, key)) = self.continuations.pop() {
             let entry = match entries.iter().find(|(k, _)| *k == key) {
                 Some((_, e)) => *e,
                 None => {
                     let e = self.pc();
                     entries.push((key.clone(), e));
-                    let (ty, prio) = &key;
-                    let chosen: Vec<&ZrfBlock> = blocks
+                    let (piece, ty, prio) = &key;
+                    let own = piece.and_then(|t| self.pieces.get(t as usize));
+                    let chosen: Vec<&ZrfBlock> = own
+                        .map_or(blocks, Vec::as_slice)
                         .iter()
                         .filter(|b| ty.is_none() || b.move_type == *ty)
                         .collect();
+                    self.current = *piece;
                     self.fork_chain(&chosen, Some(*prio))?;
                     e
                 }
@@ -332,11 +355,14 @@ impl<'a, 'b> ZrfCompiler<'a, 'b> {
     ) -> Result<(), NotationError> {
         let mut types = Vec::new();
         let mut move_type = b.move_type.clone();
+        // `(add-partial King jump-type)`: the piece turns into a King and
+        // the move goes on with the blocks of jump-type; a name that is
+        // no piece's is the move type.
         for a in args {
             let Some(name) = a.atom() else {
                 return Err(err(&a.span, "add takes piece names"));
             };
-            if partial {
+            if partial && !self.ctx.pieces.iter().any(|p| p == name) {
                 move_type = Some(name.to_string());
             } else {
                 types.push(self.piece(a)?);
@@ -370,8 +396,10 @@ impl<'a, 'b> ZrfCompiler<'a, 'b> {
                 };
                 self.emit(Op::Take);
                 let jump = self.emit(Op::Jump(0));
-                self.continuations
-                    .push((jump, (move_type.clone(), self.priority)));
+                self.continuations.push((
+                    jump,
+                    (ty.or(self.current), move_type.clone(), self.priority),
+                ));
                 let here = self.pc();
                 self.patch(stop, here);
             }

@@ -249,3 +249,32 @@ fn boards_of_positions_and_links_keep_their_names() {
     let mut pos = g.parse_position("2,rR,2/gR,3,1/bR,gR,3 b").unwrap();
     assert!(moves_in(&g, &mut pos).is_empty());
 }
+
+#[test]
+fn a_piece_promoted_in_the_middle_of_a_move_goes_on_as_its_new_type() {
+    // A man that reaches the far row by a jump becomes a King and goes on
+    // jumping with the King's blocks (backwards too), as Russian draughts
+    // has it.
+    let text = r#"
+(define man-jump ($1 (verify enemy?) capture $1 (verify empty?)
+                  (if (in-zone? crown) (add-partial King jumps) else (add-partial jumps))))
+(define king-jump ($1 (verify enemy?) capture $1 (verify empty?) (add-partial jumps)))
+(game
+  (title "Crowned in passing")
+  (players White Black)
+  (turn-order White Black)
+  (board
+    (grid (dimensions ("a/b/c/d/e" (50 0)) ("5/4/3/2/1" (0 50)))
+          (directions (ne 1 -1) (nw -1 -1) (se 1 1) (sw -1 1)))
+    (zone (name crown) (players White) (positions a5 b5 c5 d5 e5)))
+  (board-setup (White (Man a3)) (Black (Man b4 d4)))
+  (piece (name Man) (moves (move-type jumps) (man-jump ne) (man-jump nw)))
+  (piece (name King) (moves (move-type jumps) (king-jump ne) (king-jump nw)
+                                             (king-jump se) (king-jump sw)))
+  (loss-condition (White Black) stalemated))
+"#;
+    let g = game("crowned.zrf", text, 0);
+    let mut pos = g.initial_position();
+    // a3 takes b4 to c5 (crowned), then as a King takes d4 to e3.
+    assert_eq!(moves_in(&g, &mut pos), ["a3xc5xe3k"]);
+}
