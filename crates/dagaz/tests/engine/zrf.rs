@@ -197,6 +197,22 @@ fn a_variant_keeps_the_game_and_replaces_its_setup() {
 }
 
 #[test]
+fn the_goals_read_as_the_game_file_writes_them() {
+    let c = convert("constructs.zrf", CONSTRUCTS, 0, &include).unwrap();
+    let goals = c
+        .game
+        .lines()
+        .find(|l| l.starts_with("goals = "))
+        .unwrap_or_default();
+    // absolute-config for White only, pieces-remaining for both, and a
+    // count-condition: the player with the most pieces wins.
+    assert_eq!(
+        goals,
+        r#"goals = ["White: reach goal2 Marker = win", "pieces <= 0 = loss", "no_moves = most"]"#
+    );
+}
+
+#[test]
 fn unknown_options_are_warnings() {
     let c = convert("constructs.zrf", CONSTRUCTS, 0, &include).unwrap();
     assert!(

@@ -118,7 +118,9 @@ pub(super) fn build(sources: &Sources, sections: &[Sexp]) -> Result<Conversion, 
             }
             "option" => b.option(sec, args)?,
             "pass-turn" => b.pass_turn(sec, args.first())?,
-            "win-condition" | "loss-condition" | "draw-condition" => goals.push((sec, h, args)),
+            "win-condition" | "loss-condition" | "draw-condition" | "count-condition" => {
+                goals.push((sec, h, args))
+            }
             "help" | "history" | "strategy" | "notation" | "image" | "music" | "solution"
             | "engine" | "default" | "version" | "recycle-captures" => {}
             _ if h.ends_with("-sound") => {}
@@ -360,6 +362,8 @@ impl Build<'_> {
         let n = self.players.len();
         let outcome = match kind {
             "win-condition" => "win",
+            // The game ends; the player with the most pieces wins.
+            "count-condition" => "most",
             // A puzzle lost is a puzzle not solved: nobody wins.
             "loss-condition" if n == 1 => "draw",
             "loss-condition" => "loss",
