@@ -208,7 +208,7 @@ fn the_goals_read_as_the_game_file_writes_them() {
     // count-condition: the player with the most pieces wins.
     assert_eq!(
         goals,
-        r#"goals = ["White: reach goal2 Marker = win", "pieces <= 0 = loss", "no_moves = most"]"#
+        r#"goals = ["White: reach goal2 Marker = win", "pieces == 0 = loss", "no_moves = most"]"#
     );
 }
 

@@ -442,7 +442,7 @@ impl Build<'_> {
                     .and_then(|n| n.parse().ok())
                     .ok_or_else(|| self.err(cond, "pieces-remaining needs a number"))?;
                 let types = self.types(&cargs[1..]);
-                format!("pieces{types} <= {n}")
+                format!("pieces{types} == {n}")
             }
             "captured" => format!("pieces{} < 1", self.types(cargs)),
             "absolute-config" => {
