@@ -314,6 +314,12 @@ impl Build<'_> {
                     .insert("royal_safety".into(), Value::Boolean(true));
             }
             "chess-invariant" => {}
+            _ if name.ends_with("-extension") || name.ends_with("-invariant") => self.warn(
+                form,
+                format!(
+                    "option '{name}' names rules the Dagaz project adds in JavaScript, outside the ZRF file; they are not played here"
+                ),
+            ),
             _ => self.warn(
                 form,
                 format!("option '{name}' is not known here and changes nothing"),
