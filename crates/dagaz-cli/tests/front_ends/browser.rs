@@ -191,6 +191,26 @@ async fn create(server: &TestServer, body: Value) -> String {
     server.url(&format!("/match/{id}?t={}", r["token"].as_str().unwrap()))
 }
 
+/// Plays `moves` in the match at `url` (as `create` returns it) through
+/// the API, each one accepted.
+async fn play_by_api(server: &TestServer, url: &str, moves: &[&str]) {
+    let (id, token) = url
+        .rsplit_once("/match/")
+        .unwrap()
+        .1
+        .split_once("?t=")
+        .unwrap();
+    for mv in moves {
+        let r = reqwest::Client::new()
+            .post(server.url(&format!("/api/matches/{id}/moves")))
+            .json(&json!({"move": mv, "token": token}))
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(r.status().as_u16(), 200, "{url} {mv}");
+    }
+}
+
 fn screenshot_dir() -> PathBuf {
     let dir = std::env::var_os("DAGAZ_SCREENSHOTS")
         .map(PathBuf::from)
@@ -392,21 +412,7 @@ async fn screenshots_of_the_boards() {
         ("senterej", &["e2e3", "d7d6", "e3e4", "c8e6"][..]),
     ] {
         let url = create(&server, json!({"game": game, "mode": "local"})).await;
-        let (id, token) = url
-            .rsplit_once("/match/")
-            .unwrap()
-            .1
-            .split_once("?t=")
-            .unwrap();
-        for mv in moves {
-            let r = reqwest::Client::new()
-                .post(server.url(&format!("/api/matches/{id}/moves")))
-                .json(&json!({"move": mv, "token": token}))
-                .send()
-                .await
-                .unwrap();
-            assert_eq!(r.status().as_u16(), 200, "{game} {mv}");
-        }
+        play_by_api(&server, &url, moves).await;
         c.goto(&url).await.unwrap();
         until(
             &c,
@@ -609,21 +615,7 @@ async fn zrf_games_play_on_the_page() {
         ("zrf-boards", &["top-centre"][..]),
     ] {
         let url = create(&server, json!({"game": game, "mode": "local"})).await;
-        let (id, token) = url
-            .rsplit_once("/match/")
-            .unwrap()
-            .1
-            .split_once("?t=")
-            .unwrap();
-        for mv in moves {
-            let r = reqwest::Client::new()
-                .post(server.url(&format!("/api/matches/{id}/moves")))
-                .json(&json!({"move": mv, "token": token}))
-                .send()
-                .await
-                .unwrap();
-            assert_eq!(r.status().as_u16(), 200, "{game} {mv}");
-        }
+        play_by_api(&server, &url, moves).await;
         c.goto(&url).await.unwrap();
         assert_eq!(wait_moves(&c, moves.len()).await, moves);
         std::fs::write(

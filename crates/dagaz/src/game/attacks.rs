@@ -741,21 +741,7 @@ impl<'a> Analysis<'a> {
                 Op::Fail => false,
                 // ZRF blocks are not analysed: their attacks are found by
                 // running them.
-                Op::Once(_)
-                | Op::Unless { .. }
-                | Op::Verify(_)
-                | Op::Loop(_)
-                | Op::Mark(_)
-                | Op::Back(_)
-                | Op::Goto(_)
-                | Op::GoFrom
-                | Op::GoLast { .. }
-                | Op::Promote(_)
-                | Op::Change(_)
-                | Op::SetFlag { .. }
-                | Op::Settle
-                | Op::Stop
-                | Op::Partial { .. } => {
+                Op::Once(_) | Op::Zrf(_) => {
                     self.failed = true;
                     false
                 }

@@ -18,7 +18,7 @@ pub use compile::{
 pub use parser::parse;
 pub use program::{
     Cond, Op, Program, Test, WALK_HAND, WALK_MOVED, WALK_NOT_MOVED, WALK_TESTS, WalkPaths,
-    ZrfChange,
+    ZrfChange, ZrfOp,
 };
 
 use std::fmt;

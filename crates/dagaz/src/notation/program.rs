@@ -148,18 +148,22 @@ pub enum Op {
         walk: u16,
         priority: u8,
     },
-    // The instructions below come from ZRF move blocks (`notation::zrf`).
+    /// The path ends here.
+    Fail,
+    /// An instruction of ZRF move blocks (`notation::zrf`).
+    Zrf(ZrfOp),
+}
+
+/// The instructions ZRF move blocks need beyond the notation's, run by
+/// `movegen::vm::zrf` outside the interpreter's main loop.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ZrfOp {
     /// Jump to `target` unless condition `cond` of [`Program::conds`] holds.
-    Unless {
-        cond: u16,
-        target: u32,
-    },
+    Unless { cond: u16, target: u32 },
     /// The path fails unless condition `cond` holds.
     Verify(u16),
     /// A jump back to the head of a loop (counted against the budget).
     Loop(u32),
-    /// The path ends here.
-    Fail,
     /// Remember the cursor in register `r` (0: ZRF's mark, 1: its `to`).
     Mark(u8),
     /// Move the cursor to register `r`; fails if it is not set.
@@ -169,18 +173,13 @@ pub enum Op {
     /// Move the cursor to where the moving piece started.
     GoFrom,
     /// Move the cursor to the start (or the end) of the last move.
-    GoLast {
-        end: bool,
-    },
+    GoLast { end: bool },
     /// The piece in the hand becomes a piece of this type.
     Promote(u16),
     /// Change the piece on the cursor's square.
     Change(ZrfChange),
     /// Set or clear a flag of the path.
-    SetFlag {
-        flag: u8,
-        on: bool,
-    },
+    SetFlag { flag: u8, on: bool },
     /// The pieces this path captured leave the board (the end of a part
     /// of a ZRF move).
     Settle,
@@ -192,12 +191,10 @@ pub enum Op {
     /// One part of the move ended: a choice between going on (the next
     /// instruction) and ending the move at `exit`, where the move ends
     /// only if going on records no move.
-    Partial {
-        exit: u32,
-    },
+    Partial { exit: u32 },
 }
 
-/// What [`Op::Change`] does to the piece on the cursor's square.
+/// What [`ZrfOp::Change`] does to the piece on the cursor's square.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ZrfChange {
     /// The piece there is captured: marked, and gone when the part of
@@ -319,8 +316,8 @@ pub struct Program {
     /// test (no choice, no effect): the guard that can rule the program
     /// out before the interpreter starts.
     pub guard: u32,
-    /// Conditions of ZRF blocks ([`Op::Unless`], [`Op::Verify`]).
+    /// Conditions of ZRF blocks ([`ZrfOp::Unless`], [`ZrfOp::Verify`]).
     pub conds: Vec<Cond>,
-    /// The program has [`Op::Partial`] instructions.
+    /// The program has [`ZrfOp::Partial`] instructions.
     pub partial: bool,
 }

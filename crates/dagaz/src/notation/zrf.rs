@@ -22,12 +22,12 @@
 use std::collections::HashMap;
 
 use super::compile::CompileContext;
-use super::program::{Cond, Op, Program, Test, ZrfChange};
+use super::program::{Cond, Op, Program, Test, ZrfChange, ZrfOp};
 use super::sexpr::{Sexp, SexpKind};
 use super::{ErrorKind, NotationError};
 use crate::board::{Dir, DirMap};
 
-/// Register numbers of [`Op::Mark`] and [`Op::Back`].
+/// Register numbers of [`ZrfOp::Mark`] and [`ZrfOp::Back`].
 pub const MARK: u8 = 0;
 pub const TO: u8 = 1;
 const HERE: u8 = 2;
@@ -110,15 +110,19 @@ impl<'a, 'b> ZrfCompiler<'a, 'b> {
         self.prog.ops.len() - 1
     }
 
+    fn zrf(&mut self, op: ZrfOp) -> usize {
+        self.emit(Op::Zrf(op))
+    }
+
     fn pc(&self) -> u32 {
         self.prog.ops.len() as u32
     }
 
     fn patch(&mut self, at: usize, to: u32) {
         match &mut self.prog.ops[at] {
-            Op::Fork(t) | Op::Jump(t) | Op::Loop(t) => *t = to,
-            Op::Unless { target, .. } => *target = to,
-            Op::Partial { exit } => *exit = to,
+            Op::Fork(t) | Op::Jump(t) | Op::Zrf(ZrfOp::Loop(t)) => *t = to,
+            Op::Zrf(ZrfOp::Unless { target, .. }) => *target = to,
+            Op::Zrf(ZrfOp::Partial { exit }) => *exit = to,
             _ => {}
         }
     }
@@ -169,7 +173,7 @@ impl<'a, 'b> ZrfCompiler<'a, 'b> {
             self.to_set = false;
             self.priority = priority.unwrap_or(b.priority);
             // The mark starts on the square the block starts from.
-            self.emit(Op::Mark(MARK));
+            self.zrf(ZrfOp::Mark(MARK));
             // A block is a list of instructions, whatever its first word.
             match b.block.list() {
                 Some(items) => {
@@ -214,7 +218,7 @@ impl<'a, 'b> ZrfCompiler<'a, 'b> {
         match head.as_str() {
             "verify" => {
                 let c = self.cond_arg(s, args)?;
-                self.emit(Op::Verify(c));
+                self.zrf(ZrfOp::Verify(c));
             }
             "if" => self.branch(s, args, b)?,
             "while" => {
@@ -223,11 +227,11 @@ impl<'a, 'b> ZrfCompiler<'a, 'b> {
                 };
                 let head = self.pc();
                 let c = self.cond(c)?;
-                let test = self.emit(Op::Unless { cond: c, target: 0 });
+                let test = self.zrf(ZrfOp::Unless { cond: c, target: 0 });
                 for item in body {
                     self.instruction(item, b)?;
                 }
-                self.emit(Op::Loop(head));
+                self.zrf(ZrfOp::Loop(head));
                 let end = self.pc();
                 self.patch(test, end);
             }
@@ -235,11 +239,11 @@ impl<'a, 'b> ZrfCompiler<'a, 'b> {
             "add-partial" | "add-copy-partial" => self.add(s, args, true, b)?,
             "capture" | "flip" | "change-owner" | "mark" => {
                 self.at_position(s, args, |c| {
-                    c.emit(match head.as_str() {
-                        "capture" => Op::Change(ZrfChange::Capture),
-                        "flip" => Op::Change(ZrfChange::Flip),
-                        "change-owner" => Op::Change(ZrfChange::Owner),
-                        _ => Op::Mark(MARK),
+                    c.zrf(match head.as_str() {
+                        "capture" => ZrfOp::Change(ZrfChange::Capture),
+                        "flip" => ZrfOp::Change(ZrfChange::Flip),
+                        "change-owner" => ZrfOp::Change(ZrfChange::Owner),
+                        _ => ZrfOp::Mark(MARK),
                     });
                 })?;
             }
@@ -251,7 +255,7 @@ impl<'a, 'b> ZrfCompiler<'a, 'b> {
                     ZrfChange::Type(piece)
                 };
                 self.at_position(s, rest, |c| {
-                    c.emit(Op::Change(change));
+                    c.zrf(ZrfOp::Change(change));
                 })?;
             }
             "set-flag" => {
@@ -260,7 +264,7 @@ impl<'a, 'b> ZrfCompiler<'a, 'b> {
                 };
                 let flag = self.flag(name)?;
                 let on = !value.is("false");
-                self.emit(Op::SetFlag { flag, on });
+                self.zrf(ZrfOp::SetFlag { flag, on });
             }
             "go" => {
                 let [to] = args else {
@@ -272,7 +276,7 @@ impl<'a, 'b> ZrfCompiler<'a, 'b> {
                 self.go(to)?;
             }
             "back" if args.is_empty() => {
-                self.emit(Op::Back(MARK));
+                self.zrf(ZrfOp::Back(MARK));
             }
             "opposite" => {
                 let d = self.opposite(s, args)?;
@@ -296,36 +300,36 @@ impl<'a, 'b> ZrfCompiler<'a, 'b> {
             "add" | "add-copy" => return self.add(s, &[], false, b),
             "add-partial" | "add-copy-partial" => return self.add(s, &[], true, b),
             "capture" => {
-                self.emit(Op::Change(ZrfChange::Capture));
+                self.zrf(ZrfOp::Change(ZrfChange::Capture));
             }
             "flip" => {
-                self.emit(Op::Change(ZrfChange::Flip));
+                self.zrf(ZrfOp::Change(ZrfChange::Flip));
             }
             "change-owner" => {
-                self.emit(Op::Change(ZrfChange::Owner));
+                self.zrf(ZrfOp::Change(ZrfChange::Owner));
             }
             "mark" => {
-                self.emit(Op::Mark(MARK));
+                self.zrf(ZrfOp::Mark(MARK));
             }
             "back" => {
-                self.emit(Op::Back(MARK));
+                self.zrf(ZrfOp::Back(MARK));
             }
             "to" => {
-                self.emit(Op::Mark(TO));
+                self.zrf(ZrfOp::Mark(TO));
                 self.to_set = true;
             }
             "from" => {
-                self.emit(Op::GoFrom);
+                self.zrf(ZrfOp::GoFrom);
             }
             "cascade" => {
                 // The piece in hand lands on the `to` square (or here);
                 // the piece here is the one that moves on.
-                self.emit(Op::Mark(HERE));
+                self.zrf(ZrfOp::Mark(HERE));
                 if self.to_set {
-                    self.emit(Op::Back(TO));
+                    self.zrf(ZrfOp::Back(TO));
                 }
                 self.emit(Op::Drop);
-                self.emit(Op::Back(HERE));
+                self.zrf(ZrfOp::Back(HERE));
                 self.emit(Op::Take);
                 self.to_set = false;
             }
@@ -333,7 +337,7 @@ impl<'a, 'b> ZrfCompiler<'a, 'b> {
                 if let Some(d) = self.direction(word) {
                     self.emit(Op::Step(d));
                 } else if let Some(sq) = self.ctx.topology.square(word) {
-                    self.emit(Op::Goto(sq));
+                    self.zrf(ZrfOp::Goto(sq));
                 } else {
                     return Err(err(
                         &s.span,
@@ -377,22 +381,22 @@ impl<'a, 'b> ZrfCompiler<'a, 'b> {
         for (k, ty) in choices.iter().enumerate() {
             let next = (k + 1 < choices.len()).then(|| self.emit(Op::Fork(0)));
             if self.to_set {
-                self.emit(Op::Back(TO));
+                self.zrf(ZrfOp::Back(TO));
             }
             if let Some(t) = ty {
-                self.emit(Op::Promote(*t));
+                self.zrf(ZrfOp::Promote(*t));
             }
             self.emit(Op::Drop);
             if partial {
-                self.emit(Op::Stop);
+                self.zrf(ZrfOp::Stop);
                 if !b.deferred_captures {
-                    self.emit(Op::Settle);
+                    self.zrf(ZrfOp::Settle);
                 }
                 let stop = if b.pass_partial {
                     self.emit(Op::Fork(0))
                 } else {
                     self.prog.partial = true;
-                    self.emit(Op::Partial { exit: 0 })
+                    self.zrf(ZrfOp::Partial { exit: 0 })
                 };
                 self.emit(Op::Take);
                 let jump = self.emit(Op::Jump(0));
@@ -428,7 +432,7 @@ impl<'a, 'b> ZrfCompiler<'a, 'b> {
             Some(i) => (&rest[..i], &rest[i + 1..]),
             None => (rest, &rest[rest.len()..]),
         };
-        let test = self.emit(Op::Unless { cond: c, target: 0 });
+        let test = self.zrf(ZrfOp::Unless { cond: c, target: 0 });
         let to_before = self.to_set;
         for item in then {
             self.instruction(item, b)?;
@@ -463,10 +467,10 @@ impl<'a, 'b> ZrfCompiler<'a, 'b> {
         match args {
             [] => inner(self),
             [pos] => {
-                self.emit(Op::Mark(HERE));
+                self.zrf(ZrfOp::Mark(HERE));
                 self.go(pos)?;
                 inner(self);
-                self.emit(Op::Back(HERE));
+                self.zrf(ZrfOp::Back(HERE));
             }
             _ => return Err(err(&s.span, "one position at most")),
         }
@@ -487,15 +491,15 @@ impl<'a, 'b> ZrfCompiler<'a, 'b> {
             return Err(err(&to.span, "a position: a direction or a square name"));
         };
         match word.to_ascii_lowercase().as_str() {
-            "from" => self.emit(Op::GoFrom),
-            "to" => self.emit(Op::Back(TO)),
-            "mark" => self.emit(Op::Back(MARK)),
-            "last-from" => self.emit(Op::GoLast { end: false }),
-            "last-to" => self.emit(Op::GoLast { end: true }),
+            "from" => self.zrf(ZrfOp::GoFrom),
+            "to" => self.zrf(ZrfOp::Back(TO)),
+            "mark" => self.zrf(ZrfOp::Back(MARK)),
+            "last-from" => self.zrf(ZrfOp::GoLast { end: false }),
+            "last-to" => self.zrf(ZrfOp::GoLast { end: true }),
             _ => match self.direction(word) {
                 Some(d) => self.emit(Op::Step(d)),
                 None => match self.ctx.topology.square(word) {
-                    Some(sq) => self.emit(Op::Goto(sq)),
+                    Some(sq) => self.zrf(ZrfOp::Goto(sq)),
                     None => {
                         return Err(err(
                             &to.span,

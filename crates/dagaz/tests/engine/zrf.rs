@@ -48,6 +48,14 @@ fn published(text: &str, name: &str, depth_col: usize, max_nodes: u64) -> Vec<(u
         .collect()
 }
 
+/// Perft from the setup equals each (depth, nodes).
+fn check_counts(g: &Game, rows: &[(u32, u64)]) {
+    for &(depth, nodes) in rows {
+        let mut pos = g.initial_position();
+        assert_eq!(perft(g, &mut pos, depth).unwrap(), nodes, "depth {depth}");
+    }
+}
+
 #[test]
 fn chess_in_zrf_gives_the_published_counts() {
     // Castling is left out of the fixture; it cannot happen before ply 7.
@@ -58,11 +66,7 @@ fn chess_in_zrf_gives_the_published_counts() {
         200_000,
     );
     assert_eq!(rows.len(), 4);
-    let g = game("chess.zrf", CHESS, 0);
-    for (depth, nodes) in rows {
-        let mut pos = g.initial_position();
-        assert_eq!(perft(&g, &mut pos, depth).unwrap(), nodes, "depth {depth}");
-    }
+    check_counts(&game("chess.zrf", CHESS, 0), &rows);
 }
 
 #[test]
@@ -91,11 +95,7 @@ fn english_checkers_in_zrf_gives_the_published_counts() {
         900_000,
     );
     assert_eq!(rows.len(), 8);
-    let g = game("checkers.zrf", CHECKERS, 0);
-    for (depth, nodes) in rows {
-        let mut pos = g.initial_position();
-        assert_eq!(perft(&g, &mut pos, depth).unwrap(), nodes, "depth {depth}");
-    }
+    check_counts(&game("checkers.zrf", CHECKERS, 0), &rows);
 }
 
 #[test]

@@ -554,30 +554,16 @@ impl Vm {
                         true
                     }
                 }
-                Op::Unless { .. }
-                | Op::Verify(_)
-                | Op::Loop(_)
-                | Op::Fail
-                | Op::Mark(_)
-                | Op::Back(_)
-                | Op::Goto(_)
-                | Op::GoFrom
-                | Op::GoLast { .. }
-                | Op::Promote(_)
-                | Op::Change(_)
-                | Op::SetFlag { .. }
-                | Op::Settle
-                | Op::Stop
-                | Op::Partial { .. } => {
-                    match self.zrf_op(env, cells, prog, pc, &mut cursor, &mut effects) {
-                        Some(target) => {
-                            pc = target as usize;
-                            alt = 0;
-                            continue;
-                        }
-                        None => false,
+                Op::Fail => false,
+                Op::Zrf(op) => match self.zrf_op(env, cells, prog, op, &mut cursor, &mut effects) {
+                    zrf::Flow::Next => true,
+                    zrf::Flow::Jump(target) => {
+                        pc = target as usize;
+                        alt = 0;
+                        continue;
                     }
-                }
+                    zrf::Flow::Fail => false,
+                },
                 Op::Match { priority } => {
                     if self.hand.is_empty() {
                         match env.mode {

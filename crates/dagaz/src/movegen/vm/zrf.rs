@@ -2,52 +2,59 @@
 //! registers, type and owner changes, partial moves.
 
 use super::*;
-use crate::notation::{Cond, ZrfChange};
+use crate::notation::{Cond, ZrfChange, ZrfOp};
+
+/// Where the interpreter goes after a ZRF instruction.
+pub(super) enum Flow {
+    /// On to the next instruction.
+    Next,
+    /// To this instruction.
+    Jump(u32),
+    /// The path fails.
+    Fail,
+}
 
 impl Vm {
-    /// Runs one ZRF instruction at `pc`. Returns the instruction to go on
-    /// with (the next one, or a jump's target), or `None` if the path
-    /// fails. Kept out of the interpreter's loop, which runs the notation's
-    /// instructions.
+    /// Runs one ZRF instruction. Kept out of the interpreter's loop, which
+    /// runs the notation's instructions.
     #[inline(never)]
     pub(super) fn zrf_op(
         &mut self,
         env: &Env,
         cells: &mut [Cell],
         prog: &Program,
-        pc: usize,
+        op: ZrfOp,
         cursor: &mut Square,
         effects: &mut u32,
-    ) -> Option<u32> {
-        let next = pc as u32 + 1;
-        let ok = match prog.ops[pc] {
-            Op::Unless { cond, target } => {
+    ) -> Flow {
+        let ok = match op {
+            ZrfOp::Unless { cond, target } => {
                 if !self.cond(env, cells, *cursor, &prog.conds[cond as usize]) {
-                    return Some(target);
+                    return Flow::Jump(target);
                 }
                 true
             }
-            Op::Verify(cond) => self.cond(env, cells, *cursor, &prog.conds[cond as usize]),
-            Op::Loop(target) => {
+            ZrfOp::Verify(cond) => self.cond(env, cells, *cursor, &prog.conds[cond as usize]),
+            ZrfOp::Loop(target) => {
                 self.steps += 1;
-                return Some(target);
+                return Flow::Jump(target);
             }
-            Op::Mark(r) => {
+            ZrfOp::Mark(r) => {
                 self.set_mark(r, cursor.0);
                 true
             }
-            Op::Back(r) => self.goto(cursor, self.marks[r as usize]),
-            Op::Goto(sq) => self.goto(cursor, sq.0),
-            Op::GoFrom => self.goto(cursor, self.from),
-            Op::GoLast { end } => {
+            ZrfOp::Back(r) => self.goto(cursor, self.marks[r as usize]),
+            ZrfOp::Goto(sq) => self.goto(cursor, sq.0),
+            ZrfOp::GoFrom => self.goto(cursor, self.from),
+            ZrfOp::GoLast { end } => {
                 let last = env
                     .history
                     .last()
                     .and_then(|p| if end { p.to } else { p.from });
                 self.goto(cursor, last.map_or(NONE, |s| s.0))
             }
-            Op::Promote(t) => self.promote(env, t),
-            Op::Change(change) => {
+            ZrfOp::Promote(t) => self.promote(env, t),
+            ZrfOp::Change(change) => {
                 let ok = self.change(env, cells, *cursor, change);
                 if ok {
                     *effects += 1;
@@ -56,8 +63,8 @@ impl Vm {
                 }
                 ok
             }
-            Op::Stop => self.stop(cursor.0),
-            Op::SetFlag { flag, on } => {
+            ZrfOp::Stop => self.stop(cursor.0),
+            ZrfOp::SetFlag { flag, on } => {
                 let new = if on {
                     self.flags | 1 << flag
                 } else {
@@ -69,17 +76,16 @@ impl Vm {
                 }
                 true
             }
-            Op::Settle => {
+            ZrfOp::Settle => {
                 self.settle(cells);
                 true
             }
-            Op::Partial { exit } => {
+            ZrfOp::Partial { exit } => {
                 self.push_frame(exit, PARTIAL, true, *cursor, *effects);
                 true
             }
-            _ => false,
         };
-        ok.then_some(next)
+        if ok { Flow::Next } else { Flow::Fail }
     }
 
     /// Whether condition `c` holds with the cursor on `at`.
