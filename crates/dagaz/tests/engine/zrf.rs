@@ -251,8 +251,10 @@ fn boards_of_positions_and_links_keep_their_names() {
     let text = include_str!("../data/zrf/boards.zrf");
     let g = game("boards.zrf", text, 0);
     assert_eq!(g.players.len(), 3);
-    // Seven positions: five listed and a grid of three, one killed.
-    assert_eq!(g.topology.len(), 7);
+    // Eight positions: five listed and a grid of three. z1 is killed, but
+    // an explicit link still names it, so it stays (the Dagaz project
+    // keeps reserve pieces so) with that link alone.
+    assert_eq!(g.topology.len(), 8);
     let mut pos = g.initial_position();
     assert_eq!(moves_in(&g, &mut pos), ["top-centre"]);
     // 'lost' has no links left (unlink lost), its link down included.
@@ -264,6 +266,9 @@ fn boards_of_positions_and_links_keep_their_names() {
     assert_eq!(moves_in(&g, &mut pos), ["left-centre"]);
     let mut pos = g.parse_position("2,rR,2/gR,3,1/bR,gR,3 b").unwrap();
     assert!(moves_in(&g, &mut pos).is_empty());
+    // From the killed z1 only its explicit link leads anywhere.
+    let mut pos = g.parse_position("5/gR,2,bR,1/bR,gR,rR,2 r").unwrap();
+    assert_eq!(moves_in(&g, &mut pos), ["z1-top"]);
 }
 
 #[test]

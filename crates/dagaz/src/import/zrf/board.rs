@@ -163,6 +163,8 @@ struct Parts {
     /// Direction to its links, from → to, in order.
     links: IndexMap<String, IndexMap<String, String>>,
     killed: Vec<String>,
+    /// The links `links` gave: (direction, from, to).
+    explicit: Vec<(String, String, String)>,
     /// Explicit `links` or `unlink` changed the grids' links.
     relinked: bool,
 }
@@ -268,9 +270,7 @@ pub(super) fn read(sources: &Sources, board: &Sexp, players: &[String]) -> Resul
     if parts.positions.is_empty() {
         return Err(ZrfError::at(sources, board, "the board has no positions"));
     }
-    for k in &parts.killed {
-        parts.positions.shift_remove(k);
-    }
+    kill(&mut parts);
     let simple = parts.grids.len() == 1
         && parts.grids[0].dims.len() == 2
         && !parts.relinked
@@ -298,6 +298,33 @@ pub(super) fn read(sources: &Sources, board: &Sexp, players: &[String]) -> Resul
     Ok(b)
 }
 
+/// `kill-positions`: the positions leave the board, but for those an
+/// explicit `links` still names: the Dagaz project keeps pieces in reserve
+/// on killed positions and links them to the board (Jungle's variant).
+/// Those stay, with only the links given explicitly.
+fn kill(parts: &mut Parts) {
+    let named = |k: &String| parts.explicit.iter().any(|(_, a, b)| a == k || b == k);
+    let (kept, gone): (Vec<String>, Vec<String>) = parts.killed.iter().cloned().partition(named);
+    for k in &gone {
+        parts.positions.shift_remove(k);
+    }
+    if kept.is_empty() {
+        return;
+    }
+    parts.relinked = true;
+    for (dir, links) in parts.links.iter_mut() {
+        links.retain(|a, z| {
+            let touches = kept.contains(a) || kept.contains(z);
+            let explicit = parts
+                .explicit
+                .iter()
+                .any(|(d, x, y)| d == dir && x == a && y == z);
+            !touches || explicit
+        });
+    }
+    parts.killed = gone;
+}
+
 /// `(links dir (from to)…)`: links of a direction, replacing the grid's
 /// link from the same position.
 fn links(sources: &Sources, part: &Sexp, args: &[Sexp], parts: &mut Parts) -> Result<(), ZrfError> {
@@ -316,6 +343,9 @@ fn links(sources: &Sources, part: &Sexp, args: &[Sexp], parts: &mut Parts) -> Re
         match p.list() {
             Some([from, to]) => {
                 let (from, to) = (from.text().unwrap_or(""), to.text().unwrap_or(""));
+                parts
+                    .explicit
+                    .push((name.clone(), from.to_string(), to.to_string()));
                 parts
                     .links
                     .entry(name.clone())

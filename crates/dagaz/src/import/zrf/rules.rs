@@ -513,6 +513,10 @@ impl Build<'_> {
         {
             return Ok(z.clone());
         }
+        if let Some(bad) = names.iter().find(|n| !board.square_exists(n)) {
+            let message = format!("'{bad}' is neither a zone nor a square of the board");
+            return Err(ZrfError::at(self.sources, cond, message));
+        }
         let name = board::zone_name(&format!("goal{}", board.zones.len() + 1), &board.zone_names);
         board.zone_names.insert(name.clone(), name.clone());
         let per: IndexMap<String, Vec<String>> = [("all".to_string(), names)].into_iter().collect();
