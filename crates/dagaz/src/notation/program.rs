@@ -155,15 +155,19 @@ pub enum Op {
 }
 
 /// The instructions ZRF move blocks need beyond the notation's, run by
-/// `movegen::vm::zrf` outside the interpreter's main loop.
+/// `movegen::vm::zrf` outside the interpreter's main loop. Jump targets
+/// are indices into [`Program::targets`], so that an instruction stays as
+/// small as the notation's (8 bytes).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ZrfOp {
-    /// Jump to `target` unless condition `cond` of [`Program::conds`] holds.
-    Unless { cond: u16, target: u32 },
+    /// Jump to target `target` unless condition `cond` of
+    /// [`Program::conds`] holds.
+    Unless { cond: u16, target: u16 },
     /// The path fails unless condition `cond` holds.
     Verify(u16),
-    /// A jump back to the head of a loop (counted against the budget).
-    Loop(u32),
+    /// A jump back to the head of a loop (target `n`, counted against the
+    /// budget).
+    Loop(u16),
     /// Remember the cursor in register `r` (0: ZRF's mark, 1: its `to`).
     Mark(u8),
     /// Move the cursor to register `r`; fails if it is not set.
@@ -191,7 +195,7 @@ pub enum ZrfOp {
     /// One part of the move ended: a choice between going on (the next
     /// instruction) and ending the move at `exit`, where the move ends
     /// only if going on records no move.
-    Partial { exit: u32 },
+    Partial { exit: u16 },
 }
 
 /// What [`ZrfOp::Change`] does to the piece on the cursor's square.
@@ -296,6 +300,9 @@ pub struct Program {
     pub slots: u16,
     /// The program reads `r`/`R`, so the interpreter keeps a visited set.
     pub uses_visited: bool,
+    /// The program has ZRF blocks: the interpreter resets their registers,
+    /// flags and stops for each run.
+    pub zrf: bool,
     /// The program reads `a A s S`.
     pub uses_attacks: bool,
     /// Every alternative is a fused instruction and no two of them (nor two
@@ -316,8 +323,19 @@ pub struct Program {
     /// test (no choice, no effect): the guard that can rule the program
     /// out before the interpreter starts.
     pub guard: u32,
+    /// Jump targets of ZRF instructions ([`ZrfOp::Unless`],
+    /// [`ZrfOp::Loop`], [`ZrfOp::Partial`]).
+    pub targets: Vec<u32>,
     /// Conditions of ZRF blocks ([`ZrfOp::Unless`], [`ZrfOp::Verify`]).
     pub conds: Vec<Cond>,
     /// The program has [`ZrfOp::Partial`] instructions.
     pub partial: bool,
+}
+#[cfg(test)]
+mod tests {
+    /// The interpreter's instructions stay small: the ZRF ones too.
+    #[test]
+    fn an_instruction_is_eight_bytes() {
+        assert_eq!(std::mem::size_of::<super::Op>(), 8);
+    }
 }

@@ -120,11 +120,20 @@ impl<'a, 'b> ZrfCompiler<'a, 'b> {
 
     fn patch(&mut self, at: usize, to: u32) {
         match &mut self.prog.ops[at] {
-            Op::Fork(t) | Op::Jump(t) | Op::Zrf(ZrfOp::Loop(t)) => *t = to,
-            Op::Zrf(ZrfOp::Unless { target, .. }) => *target = to,
-            Op::Zrf(ZrfOp::Partial { exit }) => *exit = to,
+            Op::Fork(t) | Op::Jump(t) => *t = to,
+            Op::Zrf(
+                ZrfOp::Loop(i) | ZrfOp::Unless { target: i, .. } | ZrfOp::Partial { exit: i },
+            ) => self.prog.targets[*i as usize] = to,
             _ => {}
         }
+    }
+
+    /// A new jump target (patched later when `to` is 0).
+    fn target(&mut self, to: u32, span: &std::ops::Range<usize>) -> Result<u16, NotationError> {
+        let i = u16::try_from(self.prog.targets.len())
+            .map_err(|_| err(span, "the piece's blocks need more than 65 536 jumps"))?;
+        self.prog.targets.push(to);
+        Ok(i)
     }
 
     /// Compiles every block: the blocks that start a move, each an
@@ -134,6 +143,7 @@ impl<'a, 'b> ZrfCompiler<'a, 'b> {
     /// that started it, so continuation entries are compiled once per
     /// (move type, priority).
     pub fn blocks(&mut self, blocks: &[ZrfBlock]) -> Result<(), NotationError> {
+        self.prog.zrf = true;
         let firsts: Vec<&ZrfBlock> = blocks.iter().filter(|b| b.first).collect();
         self.fork_chain(&firsts, None)?;
         let mut entries: Vec<(Continuation, u32)> = Vec::new();
@@ -227,11 +237,13 @@ impl<'a, 'b> ZrfCompiler<'a, 'b> {
                 };
                 let head = self.pc();
                 let c = self.cond(c)?;
-                let test = self.zrf(ZrfOp::Unless { cond: c, target: 0 });
+                let target = self.target(0, &s.span)?;
+                let test = self.zrf(ZrfOp::Unless { cond: c, target });
                 for item in body {
                     self.instruction(item, b)?;
                 }
-                self.zrf(ZrfOp::Loop(head));
+                let back = self.target(head, &s.span)?;
+                self.zrf(ZrfOp::Loop(back));
                 let end = self.pc();
                 self.patch(test, end);
             }
@@ -396,7 +408,8 @@ impl<'a, 'b> ZrfCompiler<'a, 'b> {
                     self.emit(Op::Fork(0))
                 } else {
                     self.prog.partial = true;
-                    self.zrf(ZrfOp::Partial { exit: 0 })
+                    let exit = self.target(0, &s.span)?;
+                    self.zrf(ZrfOp::Partial { exit })
                 };
                 self.emit(Op::Take);
                 let jump = self.emit(Op::Jump(0));
@@ -415,7 +428,6 @@ impl<'a, 'b> ZrfCompiler<'a, 'b> {
                 self.patch(n, here);
             }
         }
-        let _ = s;
         let here = self.pc();
         self.patch(skip, here);
         Ok(())
@@ -432,7 +444,8 @@ impl<'a, 'b> ZrfCompiler<'a, 'b> {
             Some(i) => (&rest[..i], &rest[i + 1..]),
             None => (rest, &rest[rest.len()..]),
         };
-        let test = self.zrf(ZrfOp::Unless { cond: c, target: 0 });
+        let target = self.target(0, &s.span)?;
+        let test = self.zrf(ZrfOp::Unless { cond: c, target });
         let to_before = self.to_set;
         for item in then {
             self.instruction(item, b)?;

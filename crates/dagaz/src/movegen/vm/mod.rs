@@ -644,11 +644,13 @@ impl Vm {
         self.again = false;
         self.last_capture = NONE;
         self.taken = 0;
-        self.marks = [NONE; 3];
-        self.flags = 0;
         self.promoted = NONE;
-        self.changes = 0;
-        self.stops.clear();
+        if prog.zrf {
+            self.marks = [NONE; 3];
+            self.flags = 0;
+            self.changes = 0;
+            self.stops.clear();
+        }
         self.heap = env.game.board_kind == crate::board::BoardKind::Heap;
         self.stack = env.game.board_kind == crate::board::BoardKind::Stack;
         self.found = false;

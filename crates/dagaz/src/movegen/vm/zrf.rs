@@ -30,14 +30,14 @@ impl Vm {
         let ok = match op {
             ZrfOp::Unless { cond, target } => {
                 if !self.cond(env, cells, *cursor, &prog.conds[cond as usize]) {
-                    return Flow::Jump(target);
+                    return Flow::Jump(prog.targets[target as usize]);
                 }
                 true
             }
             ZrfOp::Verify(cond) => self.cond(env, cells, *cursor, &prog.conds[cond as usize]),
             ZrfOp::Loop(target) => {
                 self.steps += 1;
-                return Flow::Jump(target);
+                return Flow::Jump(prog.targets[target as usize]);
             }
             ZrfOp::Mark(r) => {
                 self.set_mark(r, cursor.0);
@@ -81,6 +81,7 @@ impl Vm {
                 true
             }
             ZrfOp::Partial { exit } => {
+                let exit = prog.targets[exit as usize];
                 self.push_frame(exit, PARTIAL, true, *cursor, *effects);
                 true
             }
