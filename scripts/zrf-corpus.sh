@@ -58,6 +58,6 @@ while IFS= read -r f; do
   done <<< "$entries"
   [ $all_ok -eq 1 ] && files_ok=$((files_ok + 1))
 done < <(find "$dir" -name '*.zrf' | sort)
-pct() { echo "$(( 100 * $1 / ($2 > 0 ? $2 : 1) ))%"; }
+pct() { echo "$(( (200 * $1 / ($2 > 0 ? $2 : 1) + 1) / 2 ))%"; }
 echo
 echo "files: $files, every game of the file plays: $files_ok ($(pct "$files_ok" "$files")); games and variants: $variants, loaded: $loaded ($(pct "$loaded" "$variants")), played: $played ($(pct "$played" "$variants"))"
