@@ -20,7 +20,7 @@ use dagaz::ai::{self, Engine};
 use dagaz::encoding::Encoding;
 use dagaz::entry;
 use dagaz::game::GameResult;
-use dagaz::load::{builtin_games, load_game};
+use dagaz::load::builtin_games;
 use dagaz::movegen::{Generator, perft_with};
 use dagaz::position::MoveRef;
 use dagaz::session::{Session as EngineSession, SessionError};
@@ -104,12 +104,13 @@ impl Game {
 #[pymethods]
 impl Game {
     /// A built-in game by name (`"chess"`, `"turkish-draughts:end"`), or the
-    /// path of a game file.
+    /// path of a game file, or of a Zillions rules file (`"game.zrf"`,
+    /// `"game.zrf:2"` for its second variant).
     #[new]
     fn new(name: &str) -> PyResult<Game> {
-        load_game(name)
+        dagaz::import::open_game(name)
             .map(Game::wrap)
-            .map_err(|e| GameError::new_err(e.to_string()))
+            .map_err(GameError::new_err)
     }
 
     /// A game from a game file.

@@ -273,6 +273,29 @@ fen = "r2/3/2R w"
     assert len(game.new_session().legal_moves()) == 4
 
 
+def test_a_zillions_rules_file(tmp_path):
+    path = tmp_path / "duel.zrf"
+    path.write_text(
+        """
+(define step ($1 (verify empty?) add))
+(game
+  (title "Duel")
+  (players White Black)
+  (turn-order White Black)
+  (board (grid (dimensions ("a/b/c" (50 0)) ("3/2/1" (0 50)))
+               (directions (n 0 -1) (s 0 1) (e 1 0) (w -1 0)))
+         (symmetry Black (n s) (s n)))
+  (piece (name Man) (moves (step n) (step e) (step w)))
+  (board-setup (White (Man a1)) (Black (Man c3)))
+  (loss-condition (White Black) stalemated))
+"""
+    )
+    game = dagaz.Game(str(path))
+    assert sorted(m.text for m in game.new_session().legal_moves()) == ["a1a2", "a1b1"]
+    with pytest.raises(dagaz.DagazError, match="no variant 3"):
+        dagaz.Game(f"{path}:3")
+
+
 def test_import_variants_converts_sections_and_reports_problems(tmp_path):
     text = "[knightking:chess]\nking = k:KN\n[ducks:chess]\nwallingRule = duck\n"
     (name, game, problems), (name2, game2, problems2) = dagaz.import_variants(text)
