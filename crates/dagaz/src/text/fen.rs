@@ -275,9 +275,44 @@ fn put_in_hands(game: &Game, text: &str, pos: &mut Position, hand: &str) -> Resu
         }
         return Err(fail(text, "this game has no pieces in hand"));
     }
+    if many_players(game) {
+        return put_in_many_hands(game, text, pos, hand);
+    }
     for (count, c) in super::sfen::hand_entries(text, hand)? {
         let (piece, owner) = piece_of(game, text, c, 0)
             .map_err(|_| fail(text, format!("unknown piece '{c}' in hand")))?;
+        let slot = game.hand_slot(owner, piece);
+        let n = pos.slot(slot).0.saturating_add(count);
+        pos.set(&game.cells, slot, Cell(n));
+    }
+    Ok(())
+}
+
+/// The hands of a game of more than two players: comma-separated tokens,
+/// each an optional count, the player's letter and the piece's letter
+/// (`[3rS,gS]`: three Stones in Red's hand, one in Green's).
+fn put_in_many_hands(
+    game: &Game,
+    text: &str,
+    pos: &mut Position,
+    hand: &str,
+) -> Result<(), FenError> {
+    for token in hand.split(',').filter(|t| !t.is_empty()) {
+        let digits = token.chars().take_while(char::is_ascii_digit).count();
+        let count = match &token[..digits] {
+            "" => 1,
+            n => n
+                .parse::<u16>()
+                .ok()
+                .filter(|n| (1..=999).contains(n))
+                .ok_or_else(|| fail(text, format!("'{token}' in hand: a count is 1 to 999")))?,
+        };
+        let (piece, owner) = player_piece(game, text, &token[digits..], 0).map_err(|_| {
+            fail(
+                text,
+                format!("'{token}' in hand: a count, a player's letter and a piece's letter"),
+            )
+        })?;
         let slot = game.hand_slot(owner, piece);
         let n = pos.slot(slot).0.saturating_add(count);
         pos.set(&game.cells, slot, Cell(n));
@@ -289,6 +324,19 @@ fn put_in_hands(game: &Game, text: &str, pos: &mut Position, hand: &str) -> Resu
 /// first player's, then the second's, each in the reverse of the game
 /// file's piece order (chess: `KQRBNP`).
 fn hands_text(game: &Game, pos: &Position) -> String {
+    if many_players(game) {
+        let mut tokens = Vec::new();
+        for (player, p) in game.players.iter().enumerate() {
+            for (t, piece) in game.pieces.iter().enumerate() {
+                match game.in_hand(pos, player, t as u16) {
+                    0 => {}
+                    1 => tokens.push(format!("{}{}", p.letter, piece.letter)),
+                    n => tokens.push(format!("{n}{}{}", p.letter, piece.letter)),
+                }
+            }
+        }
+        return format!("[{}]", tokens.join(","));
+    }
     let mut out = String::from("[");
     for player in 0..game.players.len().min(2) {
         for (t, piece) in game.pieces.iter().enumerate().rev() {

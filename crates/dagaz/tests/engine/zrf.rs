@@ -266,6 +266,13 @@ fn boards_of_positions_and_links_keep_their_names() {
     assert_eq!(moves_in(&g, &mut pos), ["left-centre"]);
     let mut pos = g.parse_position("2,rR,2/gR,3,1/bR,gR,3 b").unwrap();
     assert!(moves_in(&g, &mut pos).is_empty());
+    // Blue holds two Stones: the hand is written player by player.
+    let start = g.write_position(&g.initial_position());
+    assert!(start.contains("[2bS]"), "{start}");
+    let mut pos = g.parse_position("2,rR,2/gR,3,1/bR,gR,3[2bS] b").unwrap();
+    let drops = moves_in(&g, &mut pos);
+    assert_eq!(drops.len(), 4, "{drops:?}");
+    assert!(drops.iter().all(|m| m.starts_with("S*")), "{drops:?}");
     // From the killed z1 only its explicit link leads anywhere.
     let mut pos = g.parse_position("5/gR,2,bR,1/bR,gR,rR,2 r").unwrap();
     assert_eq!(moves_in(&g, &mut pos), ["z1-top"]);

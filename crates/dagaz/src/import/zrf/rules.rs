@@ -580,7 +580,7 @@ impl Build<'_> {
             }
             for owner in 0..self.players.len() {
                 if !hands.iter().any(|(o, n, _)| *o == owner && *n == p.name) {
-                    hands.push((owner, p.name.clone(), squares as u32));
+                    hands.push((owner, p.name.clone(), squares.min(999) as u32));
                 }
             }
         }
@@ -647,20 +647,15 @@ impl Build<'_> {
         }
         let mut fen = rows.join("/");
         if !hands.is_empty() {
-            if many {
-                return Err(ZrfError {
-                    message: format!(
-                        "pieces in hand with {} players are not supported yet (position strings write hands for two)",
-                        self.players.len()
-                    ),
-                    at: self.sources.place(0, 0),
-                });
-            }
-            let mut hand = String::new();
-            for (owner, name, n) in hands.iter().filter(|h| h.2 > 0) {
-                hand += &format!("{n}{}", letter(*owner, name));
-            }
-            fen += &format!("[{hand}]");
+            let tokens: Vec<String> = hands
+                .iter()
+                .filter(|h| h.2 > 0)
+                .map(|(owner, name, n)| match n {
+                    1 => letter(*owner, name),
+                    n => format!("{n}{}", letter(*owner, name)),
+                })
+                .collect();
+            fen += &format!("[{}]", tokens.join(if many { "," } else { "" }));
         }
         fen += &format!(" {} - - 0 1", players[self.first.unwrap_or(0)]);
         Ok(fen)
