@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Loads every .zrf file under DIR and, for each game and variant of it,
 # plays 20 games between random players (each to its end, or drawn at 300
-# plies). Prints one table row per game: file, variant, title, whether it
+# plies). A game whose first player has no legal move at the start does
+# not play. Prints one table row per game: file, variant, title, whether it
 # loaded, whether it played, and the first error. A summary line follows.
 #
 #   scripts/zrf-corpus.sh ../shared/zrf > corpus.md
@@ -40,9 +41,16 @@ while IFS= read -r f; do
     game="$f:$index"
     if err=$(timeout "$limit" "$dagaz" check "$game" 2>&1 >/dev/null); then
       loaded=$((loaded + 1))
-      out=$(timeout "$limit" "$dagaz" match "$game" --a random --b random \
-        --games "$games" --max-plies 300 2>&1)
-      status=$?
+      # A game whose first player has no move at the start does not play.
+      first=$(timeout "$limit" "$dagaz" moves "$game" 2>&1)
+      if printf '%s\n' "$first" | grep -q '^no legal moves'; then
+        out="no legal moves at the start ($(printf '%s\n' "$first" | head -n 1))"
+        status=1
+      else
+        out=$(timeout "$limit" "$dagaz" match "$game" --a random --b random \
+          --games "$games" --max-plies 300 2>&1)
+        status=$?
+      fi
       if [ $status -eq 0 ]; then
         played=$((played + 1))
         echo "| $rel | $index | $title | yes | yes | |"

@@ -549,14 +549,7 @@ fn import(file: &str, section: Option<&str>, out: Option<&std::path::Path>) -> C
 fn import_zrf(file: &str, variant: Option<usize>, out: Option<&std::path::Path>) -> CliResult {
     use dagaz::import::zrf;
     let path = std::path::Path::new(file);
-    let bytes = std::fs::read(path).map_err(|e| format!("{file}: {e}"))?;
-    let text = zrf::latin1(&bytes);
-    let dir = path
-        .parent()
-        .map(std::path::Path::to_path_buf)
-        .unwrap_or_default();
-    let include = |inc: &str| std::fs::read(dir.join(inc)).ok().map(|b| zrf::latin1(&b));
-    let zrf_file = zrf::ZrfFile::read(file, &text, &include).map_err(|e| e.to_string())?;
+    let zrf_file = zrf::ZrfFile::open(path)?;
     if variant.is_none() {
         for e in zrf_file.entries() {
             eprintln!("{file}: game {e}");

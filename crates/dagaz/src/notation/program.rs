@@ -187,6 +187,10 @@ pub enum ZrfOp {
     /// The pieces this path captured leave the board (the end of a part
     /// of a ZRF move).
     Settle,
+    /// ZRF's `cascade` with no `to`: the moving piece lands on the cursor's
+    /// square and the piece there becomes the moving piece; fails on an
+    /// empty square.
+    Swap,
     /// A part of a ZRF move ends with the piece on the cursor: the path
     /// fails if the board is as it was at an earlier stop of this move (the
     /// piece back on a square it stopped on, with no change since), so

@@ -105,6 +105,9 @@ impl fmt::Display for Sexp {
     }
 }
 
+/// Deepest nesting of lists accepted (everything after reading recurses).
+const MAX_NESTING: usize = 256;
+
 /// Reads every top-level form of `text`, numbering them as from `file`.
 pub fn parse(text: &str, file: u16) -> Result<Vec<Sexp>, SexpError> {
     let bytes = text.as_bytes();
@@ -122,6 +125,12 @@ pub fn parse(text: &str, file: u16) -> Result<Vec<Sexp>, SexpError> {
                 continue;
             }
             b'(' => {
+                if open.len() >= MAX_NESTING {
+                    return Err(SexpError {
+                        message: format!("lists nest deeper than {MAX_NESTING}"),
+                        span: i..i + 1,
+                    });
+                }
                 open.push((i, Vec::new()));
                 i += 1;
                 continue;

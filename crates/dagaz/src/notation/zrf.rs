@@ -1,8 +1,7 @@
 //! Move blocks in the language of Zillions of Games (ZRF), compiled into
 //! the same [`Program`] instructions as the notation. A game file gives
 //! them as `{ zrf = "(…)" }` items of a piece's `moves` or `drops`
-//! (`docs/zrf.md`); the ZRF importer writes them where a block has no
-//! notation equivalent.
+//! (`docs/zrf.md`); the ZRF importer writes every block so.
 //!
 //! A block is a list of instructions run in order from the piece's square:
 //! a direction name steps (the path ends when there is no link), a square
@@ -15,9 +14,9 @@
 //! with the blocks of the given move type, and must while it can (unless
 //! the game passes partial moves).
 //!
-//! Differences from Zillions, documented in `docs/zrf.md`: the moving piece
-//! is lifted when the block starts (its square reads empty), and captures
-//! take effect when they are made.
+//! Differences from Zillions are documented in `docs/zrf.md`: the moving
+//! piece is lifted when the block starts (its square reads empty), a part
+//! of a move may not repeat an earlier stop of the same move.
 
 use std::collections::HashMap;
 
@@ -208,19 +207,22 @@ impl<'a, 'b> ZrfCompiler<'a, 'b> {
     /// A list of instructions (a block, or a group a macro left).
     fn sequence(&mut self, s: &Sexp, b: &ZrfBlock) -> Result<(), NotationError> {
         match &s.kind {
-            SexpKind::List(items) if s.head().is_none_or(|(h, _)| !is_keyword(&h)) => {
+            SexpKind::List(items) => {
                 for item in items {
                     self.instruction(item, b)?;
                 }
                 Ok(())
             }
-            _ => self.instruction(s, b),
+            _ => Err(err(&s.span, "an instruction or a list of them")),
         }
     }
 
     fn instruction(&mut self, s: &Sexp, b: &ZrfBlock) -> Result<(), NotationError> {
         if let Some(word) = s.atom() {
             return self.word(word, s, b);
+        }
+        if let SexpKind::Str(_) = s.kind {
+            return Err(err(&s.span, "a string is not an instruction"));
         }
         let Some((head, args)) = s.head() else {
             return self.sequence(s, b);
@@ -296,6 +298,13 @@ impl<'a, 'b> ZrfCompiler<'a, 'b> {
             }
             "to" if args.is_empty() => self.word("to", s, b)?,
             "cascade" if args.is_empty() => self.word("cascade", s, b)?,
+            // A group of instructions that starts with a word, as macros
+            // leave them: `(n add)`.
+            other
+                if self.direction(other).is_some() || self.ctx.topology.square(other).is_some() =>
+            {
+                self.sequence(s, b)?
+            }
             other => {
                 return Err(err(
                     &s.span,
@@ -333,17 +342,18 @@ impl<'a, 'b> ZrfCompiler<'a, 'b> {
             "from" => {
                 self.zrf(ZrfOp::GoFrom);
             }
-            "cascade" => {
-                // The piece in hand lands on the `to` square (or here);
-                // the piece here is the one that moves on.
+            // The piece in hand lands on the `to` square, or here; the
+            // piece here is the one that moves on.
+            "cascade" if self.to_set => {
                 self.zrf(ZrfOp::Mark(HERE));
-                if self.to_set {
-                    self.zrf(ZrfOp::Back(TO));
-                }
+                self.zrf(ZrfOp::Back(TO));
                 self.emit(Op::Drop);
                 self.zrf(ZrfOp::Back(HERE));
                 self.emit(Op::Take);
                 self.to_set = false;
+            }
+            "cascade" => {
+                self.zrf(ZrfOp::Swap);
             }
             _ => {
                 if let Some(d) = self.direction(word) {
@@ -607,7 +617,12 @@ impl<'a, 'b> ZrfCompiler<'a, 'b> {
                 self.prog.conds.len() - 1
             }
         };
-        Ok(at as u16)
+        u16::try_from(at).map_err(|_| {
+            err(
+                &s.span,
+                "the piece's blocks need more than 65 536 conditions",
+            )
+        })
     }
 
     fn condition(&mut self, s: &Sexp) -> Result<Cond, NotationError> {
@@ -734,36 +749,6 @@ impl<'a, 'b> ZrfCompiler<'a, 'b> {
             },
         })
     }
-}
-
-/// Words that start an instruction or a condition list: a list headed by
-/// anything else is a group of instructions.
-fn is_keyword(head: &str) -> bool {
-    matches!(
-        head,
-        "verify"
-            | "if"
-            | "while"
-            | "add"
-            | "add-copy"
-            | "add-partial"
-            | "add-copy-partial"
-            | "capture"
-            | "flip"
-            | "change-owner"
-            | "change-type"
-            | "create"
-            | "mark"
-            | "back"
-            | "go"
-            | "set-flag"
-            | "opposite"
-            | "to"
-            | "cascade"
-            | "from"
-            | "set-attribute"
-            | "set-position-flag"
-    )
 }
 
 fn cond_uses_attacks(c: &Cond) -> bool {

@@ -306,3 +306,64 @@ fn a_piece_promoted_in_the_middle_of_a_move_goes_on_as_its_new_type() {
     // a3 takes b4 to c5 (crowned), then as a King takes d4 to e3.
     assert_eq!(moves_in(&g, &mut pos), ["a3xc5xe3k"]);
 }
+
+#[test]
+fn cascade_without_to_hands_the_move_on_to_the_piece_there() {
+    // A man steps onto a line of friends; each cascade lands the moving
+    // man and picks up the one that stood there, and the last one steps
+    // onto the empty square: the line moves one square forwards.
+    let text = r#"
+(game
+  (title "Shift")
+  (players White Black)
+  (turn-order White Black)
+  (board (grid (dimensions ("a" (50 0)) ("5/4/3/2/1" (0 50))) (directions (n 0 -1))))
+  (piece (name Man) (moves (n (while friend? cascade n) (verify empty?) add)))
+  (board-setup (White (Man a1 a2 a3)) (Black (Man a5)))
+  (loss-condition (White Black) stalemated))
+"#;
+    let g = game("shift.zrf", text, 0);
+    let mut pos = g.initial_position();
+    let moves = moves_in(&g, &mut pos);
+    assert_eq!(moves.len(), 3, "{moves:?}");
+    let shift = moves.iter().find(|m| m.starts_with("a1")).unwrap().clone();
+    play(&g, &mut pos, &shift);
+    assert!(
+        g.write_position(&pos).starts_with("m/M/M/M/1 "),
+        "{}",
+        g.write_position(&pos)
+    );
+}
+
+#[test]
+fn malformed_files_are_errors_not_crashes() {
+    let board = r#"(board (grid (dimensions ("a/b" (1 0)) ("2/1" (0 1))) (directions (n 0 -1))))"#;
+    let cases = [
+        // A string where an instruction belongs.
+        format!(r#"(game (players A B) {board} (piece (name M) (moves (n "x" add))) (board-setup (A (M a1)) (B (M b2))))"#),
+        format!(r#"(game (players A B) {board} (piece (name M) (moves ("x" add))) (board-setup (A (M a1)) (B (M b2))))"#),
+        // Every position killed.
+        "(game (players A B) (board (positions (a 0 0 9 9)) (kill-positions a)))".to_string(),
+        // A macro whose argument doubles at every call.
+        "(define d (d ($1 $1))) (game (d x))".to_string(),
+        // Lists nested past reason.
+        format!("{}{}", "(".repeat(100_000), ")".repeat(100_000)),
+        // Coordinates that overflow.
+        "(game (players A B) (board (grid (dimensions (\"a/b/c\" (9223372036854775807 0)) (\"1\" (0 1))) (directions (e 9223372036854775807 0)))))".to_string(),
+        // A grid too large.
+        format!("(game (players A B) (board (grid (dimensions (\"{}\" (1 0)) (\"{}\" (0 1))))))", vec!["a"; 200].join("/"), vec!["1"; 200].join("/")),
+        // Two pieces of one name.
+        format!("(define p (piece (name P))) (game (players A B) {board} {})", "(p) ".repeat(28)),
+    ];
+    for text in cases {
+        let result = convert("bad.zrf", &text, 0, &include)
+            .map_err(|e| e.to_string())
+            .and_then(|c| {
+                load_str(&c.game, "bad.zrf (converted)", "bad").map_err(|e| e.to_string())
+            });
+        let e = result
+            .err()
+            .unwrap_or_else(|| panic!("accepted: {}", &text[..text.len().min(80)]));
+        assert!(e.contains("bad.zrf"), "{e}");
+    }
+}

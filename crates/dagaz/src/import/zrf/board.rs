@@ -8,6 +8,9 @@ use toml::{Table, Value};
 use super::{Sources, ZrfError, s};
 use crate::notation::sexpr::Sexp;
 
+/// Most places a board's grid may have (as the game file's grids).
+const MAX_PLACES: usize = 16_000;
+
 /// The board as the game file will have it.
 pub(super) struct Board {
     /// The game file's grid: column labels and row labels, top first.
@@ -132,7 +135,11 @@ impl Grid {
                     labels.iter().enumerate().map(move |(i, l)| {
                         let mut idx = idx.clone();
                         idx.push(i);
-                        let at = (x + i as i64 * dx, y + i as i64 * dy);
+                        let i64_ = i as i64;
+                        let at = (
+                            x.saturating_add(i64_.saturating_mul(*dx)),
+                            y.saturating_add(i64_.saturating_mul(*dy)),
+                        );
                         (idx, format!("{name}{l}"), at)
                     })
                 })
@@ -147,7 +154,7 @@ impl Grid {
             .zip(&self.dims)
             .enumerate()
             .map(|(k, (&i, (labels, _)))| {
-                let j = i as i64 + v.get(k).copied().unwrap_or(0);
+                let j = (i as i64).checked_add(v.get(k).copied().unwrap_or(0))?;
                 (0..labels.len() as i64).contains(&j).then_some(j as usize)
             })
             .collect()
@@ -267,10 +274,10 @@ pub(super) fn read(sources: &Sources, board: &Sexp, players: &[String]) -> Resul
             }
         }
     }
+    kill(&mut parts);
     if parts.positions.is_empty() {
         return Err(ZrfError::at(sources, board, "the board has no positions"));
     }
-    kill(&mut parts);
     let simple = parts.grids.len() == 1
         && parts.grids[0].dims.len() == 2
         && !parts.relinked
@@ -470,6 +477,17 @@ fn lay_out_positions(
     xs.dedup();
     ys.sort_unstable();
     ys.dedup();
+    if xs.len().saturating_mul(ys.len()) > MAX_PLACES {
+        return Err(ZrfError::at(
+            sources,
+            board,
+            format!(
+                "the positions spread over {} x {} places: more than {MAX_PLACES}",
+                xs.len(),
+                ys.len()
+            ),
+        ));
+    }
     let mut cells: Vec<Vec<Option<String>>> = vec![vec![None; xs.len()]; ys.len()];
     for (name, (x, y)) in &parts.positions {
         let r = ys.binary_search(y).unwrap_or(0);
@@ -486,7 +504,7 @@ fn lay_out_positions(
         cells[r][c] = Some(name.clone());
     }
     let width = cells[0].len();
-    if width * cells.len() > 16_000 {
+    if width * cells.len() > MAX_PLACES {
         return Err(ZrfError::at(
             sources,
             board,
@@ -600,6 +618,18 @@ fn grid(sources: &Sources, form: &Sexp, args: &[Sexp]) -> Result<Grid, ZrfError>
     }
     if g.dims.is_empty() {
         return Err(ZrfError::at(sources, form, "the grid has no dimensions"));
+    }
+    let count = g
+        .dims
+        .iter()
+        .try_fold(1usize, |n, (labels, _)| n.checked_mul(labels.len()))
+        .filter(|n| *n <= MAX_PLACES);
+    if count.is_none() {
+        return Err(ZrfError::at(
+            sources,
+            form,
+            format!("the grid has more than {MAX_PLACES} positions"),
+        ));
     }
     if let Some((name, _)) = g.dirs.iter().find(|(_, v)| v.len() > g.dims.len()) {
         return Err(ZrfError::at(

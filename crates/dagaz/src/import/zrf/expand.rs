@@ -43,7 +43,10 @@ impl Sources {
         let Some(f) = self.files.get(file as usize) else {
             return "?".into();
         };
-        let at = at.min(f.text.len());
+        let mut at = at.min(f.text.len());
+        while !f.text.is_char_boundary(at) {
+            at -= 1;
+        }
         let line = f.text[..at].matches('\n').count() + 1;
         let col = f.text[..at].rfind('\n').map_or(at, |i| at - i - 1) + 1;
         format!("{}:{line}:{col}", f.name)
@@ -144,7 +147,9 @@ fn load_file(
                     return Err(ZrfError::at(
                         sources,
                         &form,
-                        format!("cannot read the included file '{path}'"),
+                        format!(
+                            "cannot read the included file '{path}' (a name relative to the folder of the file converted, without '..')"
+                        ),
                     ));
                 };
                 load_file(path, &inner, include, sources, macros, forms, depth + 1)?;
@@ -193,6 +198,17 @@ fn expand_into(
             ));
         }
         let args: Vec<String> = items[1..].iter().map(|a| a.to_string()).collect();
+        // Arguments are copied into the body: their size counts against the
+        // budget, so that doubling macros stop.
+        let size: usize = args.iter().map(String::len).sum();
+        if size > *budget {
+            return Err(ZrfError::at(
+                sources,
+                form,
+                format!("macro '{name}' expands to more than {MAX_FORMS} forms"),
+            ));
+        }
+        *budget -= size;
         let id = sources.expansions.len() as u32;
         sources.expansions.push(Expansion {
             name: name.to_string(),

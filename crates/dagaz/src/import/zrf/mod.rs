@@ -260,14 +260,9 @@ pub(crate) fn table<const N: usize>(pairs: [(&str, Value); N]) -> Table {
 /// for a variant). Included files are read from the file's folder.
 pub fn load(path: &std::path::Path, index: usize) -> Result<crate::game::Game, String> {
     let name = path.display().to_string();
-    let bytes = std::fs::read(path).map_err(|e| format!("{name}: {e}"))?;
-    let text = latin1(&bytes);
-    let dir = path
-        .parent()
-        .map(std::path::Path::to_path_buf)
-        .unwrap_or_default();
-    let include = |inc: &str| std::fs::read(dir.join(inc)).ok().map(|b| latin1(&b));
-    let converted = convert(&name, &text, index, &include).map_err(|e| e.to_string())?;
+    let converted = ZrfFile::open(path)?
+        .convert(index)
+        .map_err(|e| e.to_string())?;
     let stem = path.file_stem().and_then(|s| s.to_str()).unwrap_or("zrf");
     let stem = if index == 0 {
         stem.to_string()
@@ -276,6 +271,30 @@ pub fn load(path: &std::path::Path, index: usize) -> Result<crate::game::Game, S
     };
     let file = format!("{name} (converted)");
     crate::load::load_str(&converted.game, &file, &stem).map_err(|e| e.to_string())
+}
+
+impl ZrfFile {
+    /// Reads the ZRF file at `path`; included files are read from its
+    /// folder, by relative names that stay inside it (no `..`, no root).
+    pub fn open(path: &std::path::Path) -> Result<ZrfFile, String> {
+        let name = path.display().to_string();
+        let bytes = std::fs::read(path).map_err(|e| format!("{name}: {e}"))?;
+        let dir = path
+            .parent()
+            .map(std::path::Path::to_path_buf)
+            .unwrap_or_default();
+        let include = |inc: &str| {
+            let inc = std::path::Path::new(inc);
+            let inside = inc
+                .components()
+                .all(|c| matches!(c, std::path::Component::Normal(_)));
+            inside
+                .then(|| std::fs::read(dir.join(inc)).ok())
+                .flatten()
+                .map(|b| latin1(&b))
+        };
+        ZrfFile::read(&name, &latin1(&bytes), &include).map_err(|e| e.to_string())
+    }
 }
 
 /// A file's text: UTF-8 when it is, else read as Latin-1 (older ZRF files).

@@ -235,6 +235,9 @@ impl Build<'_> {
         if p.name.is_empty() {
             return Err(self.err(form, "a piece needs a name"));
         }
+        if self.pieces.iter().any(|q| q.name == p.name) {
+            return Err(self.err(form, format!("a second piece is named '{}'", p.name)));
+        }
         self.pieces.push(p);
         Ok(())
     }
@@ -571,24 +574,27 @@ impl Build<'_> {
             );
             hands.clear();
         }
-        // A piece that drops and has no stock drops without limit: enough
-        // to fill the board.
-        let squares = board.len();
-        for p in &self.pieces {
-            if p.drops.is_empty() {
-                continue;
-            }
-            for owner in 0..self.players.len() {
-                if !hands.iter().any(|(o, n, _)| *o == owner && *n == p.name) {
-                    hands.push((owner, p.name.clone(), squares.min(999) as u32));
-                }
-            }
-        }
+        self.default_stocks(board, &mut hands);
         self.fen(board, &at, &hands)
     }
 
+    /// A piece that drops and has no stock drops without limit: enough to
+    /// fill the board (at most 999, what position strings count).
+    fn default_stocks(&self, board: &Board, hands: &mut Vec<(usize, String, u32)>) {
+        let squares = board.len().min(999) as u32;
+        for p in self.pieces.iter().filter(|p| !p.drops.is_empty()) {
+            for owner in 0..self.players.len() {
+                if !hands.iter().any(|(o, n, _)| *o == owner && *n == p.name) {
+                    hands.push((owner, p.name.clone(), squares));
+                }
+            }
+        }
+    }
+
     fn empty_setup(&mut self, board: &Board) -> Result<String, ZrfError> {
-        self.fen(board, &IndexMap::new(), &[])
+        let mut hands = Vec::new();
+        self.default_stocks(board, &mut hands);
+        self.fen(board, &IndexMap::new(), &hands)
     }
 
     fn fen(

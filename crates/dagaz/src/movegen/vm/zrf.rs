@@ -76,6 +76,7 @@ impl Vm {
                 }
                 true
             }
+            ZrfOp::Swap => self.swap(env, cells, *cursor),
             ZrfOp::Settle => {
                 self.settle(cells);
                 true
@@ -226,6 +227,27 @@ impl Vm {
             }
             i += 1;
         }
+    }
+
+    /// `cascade` with no `to`: the piece in hand lands on `at` and the piece
+    /// there is picked up in its place.
+    fn swap(&mut self, env: &Env, cells: &mut [Cell], at: Square) -> bool {
+        let there = cells[at.index()];
+        let blocked = there.is_empty()
+            || there.is_marked()
+            || self.hand.is_empty()
+            || env.game.cells.info(there).is_neutral();
+        if blocked || self.heap || self.stack {
+            return false;
+        }
+        let landed = self.dropped(env, self.hand, at);
+        if self.hand_is_mover {
+            self.log.push(Undo::MoverDrop(self.mover_drop));
+            self.mover_drop = at.0;
+        }
+        self.set_cell(cells, at.index(), landed);
+        self.set_hand(there, false);
+        true
     }
 
     /// The end of a part on `sq`: fails if the board repeats an earlier
