@@ -367,3 +367,21 @@ fn malformed_files_are_errors_not_crashes() {
         assert!(e.contains("bad.zrf"), "{e}");
     }
 }
+
+#[test]
+fn shared_pieces_let_a_player_move_the_others_pieces() {
+    // A puzzle: You moves White's and Black's pieces (Chess Swappers).
+    let text = r#"
+(game
+  (title "Swap")
+  (option "shared pieces" true)
+  (players White Black You)
+  (turn-order You)
+  (board (grid (dimensions ("a/b/c" (50 0)) ("1" (0 50))) (directions (e 1 0) (w -1 0))))
+  (piece (name Man) (moves (e (verify empty?) add) (w (verify empty?) add)))
+  (board-setup (White (Man a1)) (Black (Man c1))))
+"#;
+    let g = game("swap.zrf", text, 0);
+    let mut pos = g.initial_position();
+    assert_eq!(moves_in(&g, &mut pos), ["a1b1", "c1b1"]);
+}

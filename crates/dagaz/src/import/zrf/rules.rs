@@ -317,6 +317,12 @@ impl Build<'_> {
                     .insert("royal_safety".into(), Value::Boolean(true));
             }
             "chess-invariant" => {}
+            // Any player may move any piece, as its owner would.
+            "shared-pieces" if on => {
+                self.rules
+                    .insert("move_any_piece".into(), Value::Boolean(true));
+            }
+            "shared-pieces" => {}
             _ if name.ends_with("-extension") || name.ends_with("-invariant") => self.warn(
                 form,
                 format!(
