@@ -385,3 +385,22 @@ fn shared_pieces_let_a_player_move_the_others_pieces() {
     let mut pos = g.initial_position();
     assert_eq!(moves_in(&g, &mut pos), ["a1b1", "c1b1"]);
 }
+
+#[test]
+fn a_block_sees_its_own_piece_on_its_start_square() {
+    // Light Off: a light turns dark where it stands; the block first checks
+    // that its square is not empty, which it is not until the move is made.
+    let text = r#"
+(game
+  (title "Lights")
+  (players You)
+  (turn-order You)
+  (board (grid (dimensions ("a/b" (50 0)) ("1" (0 50))) (directions (e 1 0))))
+  (piece (name Light) (moves ((verify not-empty?) (verify friend?) (add Dark))))
+  (piece (name Dark))
+  (board-setup (You (Light a1))))
+"#;
+    let g = game("lights.zrf", text, 0);
+    let mut pos = g.initial_position();
+    assert_eq!(moves_in(&g, &mut pos), ["a1a1d"]);
+}

@@ -95,8 +95,8 @@ impl Vm {
         let topo = &env.game.topology;
         match c {
             Cond::True => true,
-            Cond::Test(t) => self.test(env, cells, at, *t),
-            Cond::IsType(t) => is_type(env, cells, at, *t),
+            Cond::Test(t) => self.on_board(cells, at, |vm, cells| vm.test(env, cells, at, *t)),
+            Cond::IsType(t) => self.on_board(cells, at, |_, cells| is_type(env, cells, at, *t)),
             Cond::InZone(z) => env.game.zones.contains(*z as usize, env.player, at),
             Cond::Neutral => {
                 let cell = cells[at.index()];
@@ -118,6 +118,28 @@ impl Vm {
             Cond::And(parts) => parts.iter().all(|p| self.cond(env, cells, at, p)),
             Cond::Or(parts) => parts.iter().any(|p| self.cond(env, cells, at, p)),
         }
+    }
+
+    /// Runs `test` with the moving piece back on its start square if the
+    /// cursor is there and nothing else stands there: in Zillions the piece
+    /// leaves its square only when the move is added, so a block that
+    /// tests its own square (`(verify not-empty?)`, `friend?`) finds it.
+    fn on_board(
+        &mut self,
+        cells: &mut [Cell],
+        at: Square,
+        test: impl FnOnce(&mut Self, &mut [Cell]) -> bool,
+    ) -> bool {
+        let i = at.index();
+        let back =
+            at.0 == self.from && self.hand_is_mover && !self.hand.is_empty() && cells[i].is_empty();
+        if !back {
+            return test(self, cells);
+        }
+        cells[i] = self.hand;
+        let result = test(self, cells);
+        cells[i] = Cell::EMPTY;
+        result
     }
 
     pub(super) fn set_mark(&mut self, r: u8, sq: u16) {
