@@ -54,6 +54,18 @@ impl Sexp {
         }
     }
 
+    /// The words of an atom, a string, or a list of them (`King`,
+    /// `(a1 b2)`): what ZRF writes where one name or several may stand.
+    pub fn words(&self) -> Vec<String> {
+        match &self.kind {
+            SexpKind::Atom(a) | SexpKind::Str(a) => vec![a.clone()],
+            SexpKind::List(items) => items
+                .iter()
+                .filter_map(|i| i.text().map(str::to_string))
+                .collect(),
+        }
+    }
+
     pub fn list(&self) -> Option<&[Sexp]> {
         match &self.kind {
             SexpKind::List(items) => Some(items),

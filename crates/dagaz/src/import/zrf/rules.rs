@@ -27,7 +27,6 @@ const DISPLAY_OPTIONS: &[&str] = &[
     "promote-dialog",
     "show-lose",
     "selection-screen",
-    "...",
 ];
 
 struct Piece {
@@ -364,13 +363,7 @@ impl Build<'_> {
         let [who, cond] = args else {
             return Err(self.err(form, "a condition is (players) condition"));
         };
-        let who: Vec<String> = match who.list() {
-            Some(l) => l
-                .iter()
-                .filter_map(|p| p.text().map(str::to_string))
-                .collect(),
-            None => vec![who.text().unwrap_or("").to_string()],
-        };
+        let who = who.words();
         if let Some(p) = who.iter().find(|p| !self.players.contains(p)) {
             return Err(self.err(form, format!("'{p}' is not a player")));
         }
@@ -483,22 +476,10 @@ impl Build<'_> {
 
     /// ` T1 T2` for a list of piece types (atoms or one list).
     fn types(&self, args: &[Sexp]) -> String {
-        let mut out = String::new();
-        for a in args {
-            match &a.kind {
-                SexpKind::List(items) => {
-                    for i in items.iter().filter_map(|i| i.text()) {
-                        out += &format!(" {i}");
-                    }
-                }
-                _ => {
-                    if let Some(t) = a.text() {
-                        out += &format!(" {t}");
-                    }
-                }
-            }
-        }
-        out
+        args.iter()
+            .flat_map(Sexp::words)
+            .map(|t| format!(" {t}"))
+            .collect()
     }
 
     /// The zone of an `absolute-config`: its zone, or a zone made of its
@@ -507,13 +488,7 @@ impl Build<'_> {
         let Some(last) = args.last().filter(|_| args.len() >= 2) else {
             return Err(self.err(cond, "absolute-config needs pieces and positions"));
         };
-        let names: Vec<String> = match last.list() {
-            Some(l) => l
-                .iter()
-                .filter_map(|x| x.text().map(str::to_string))
-                .collect(),
-            None => vec![last.text().unwrap_or("").to_string()],
-        };
+        let names = last.words();
         let board = self.board.as_mut().ok_or_else(|| {
             ZrfError::at(self.sources, cond, "the board must come before the goals")
         })?;
