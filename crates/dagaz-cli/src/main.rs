@@ -210,9 +210,11 @@ enum Command {
         /// Address to listen on (loopback unless told otherwise)
         #[arg(long, default_value = "127.0.0.1:8080")]
         addr: std::net::SocketAddr,
-        /// SQLite database where matches are saved
-        #[arg(long, default_value = "dagaz.db")]
-        db: std::path::PathBuf,
+        /// Where matches are saved: a SQLite file, or a PostgreSQL URL
+        /// (postgres://user:password@host/database) that several servers
+        /// share
+        #[arg(long, value_name = "FILE|URL", default_value = "dagaz.db")]
+        db: String,
         /// A folder of extra game files to offer
         #[arg(long, value_name = "DIR")]
         games: Option<std::path::PathBuf>,

@@ -6,6 +6,8 @@
 //!
 //! A request that changes a match computes the change on a copy, saves it,
 //! and only then applies it: when the store fails, the match is as it was.
+//! When another server sharing the store changed the match first, the
+//! save is refused; the match is read again and the request tried again.
 
 use std::convert::Infallible;
 use std::sync::Arc;
@@ -28,7 +30,7 @@ use rand::rngs::StdRng;
 use serde::Deserialize;
 
 use crate::matches::{Change, Match, Mode, Refusal};
-use crate::store::{StoreError, StoredMatch};
+use crate::store::{Action, Save, SaveError, StoreError, StoredMatch};
 use crate::thinking::{self, Job, ThinkState};
 use crate::views::{
     BoardView, Created, ErrorBody, GameDescription, GameSummary, Invite, MatchSummary, MatchView,
@@ -360,6 +362,7 @@ async fn create_match(
         })
         .collect();
     let m = Match::new(id.clone(), game.clone(), mode, seats.clone(), start)?;
+    let computer_first = m.computer_to_move().is_some();
     let stored = StoredMatch {
         id: id.clone(),
         game: game.name.clone(),
@@ -376,8 +379,9 @@ async fn create_match(
         result: None,
         created: now(),
         plies: 0,
+        version: 0,
     };
-    state.store().create(&stored)?;
+    state.store().create(&stored, computer_first).await?;
     let invites = seats
         .iter()
         .enumerate()
@@ -390,7 +394,7 @@ async fn create_match(
         .collect();
     let live = Arc::new(Live::new(m));
     state.live_map().insert(id.clone(), live.clone());
-    think_if_needed(state.clone(), live);
+    think_if_needed(&state, &live, &*live.lock().await);
     Ok((
         StatusCode::CREATED,
         Json(Created {
@@ -428,7 +432,7 @@ fn engine_for_page(spec: &str, max_think: Duration) -> ApiResult<Engine> {
 }
 
 async fn list_matches(State(state): State<Shared>) -> ApiResult<Json<Vec<MatchSummary>>> {
-    let list = state.store().list()?;
+    let list = state.store().list().await?;
     let out = list
         .into_iter()
         .map(|m| {
@@ -467,8 +471,8 @@ async fn match_state(
     query: Result<Query<TokenQuery>, QueryRejection>,
 ) -> ApiResult<Json<MatchView>> {
     let (Path(id), Query(q)) = (id?, query?);
-    let live = find_live(&state, &id)?;
-    let m = live.lock();
+    let live = find_live(&state, &id).await?;
+    let m = live.lock().await;
     Ok(Json(m.view(
         q.token.as_deref().unwrap_or(""),
         live.think_state(),
@@ -493,21 +497,18 @@ async fn make_move(
     body: Result<Json<MoveRequest>, JsonRejection>,
 ) -> ApiResult<Json<MatchView>> {
     let (Path(id), Json(req)) = (id?, body?);
-    let live = find_live(&state, &id)?;
-    let view = {
-        let mut m = live.lock();
+    let live = find_live(&state, &id).await?;
+    let view = change_match(&state, &live, &req.token, |m| {
         let stale = req.version.is_some_and(|v| v != m.version);
-        let change = match m.move_change(&req.token, &req.text) {
+        match m.move_change(&req.token, &req.text) {
             Err(r) if r.status == 400 && stale => Err(Refusal::new(
                 409,
                 format!("the match changed before this move arrived: {}", r.message),
             )),
             other => other,
-        }?;
-        save_and_apply(&state, &live, &mut m, change)?;
-        m.view(&req.token, live.think_state())
-    };
-    think_if_needed(state, live);
+        }
+    })
+    .await?;
     Ok(Json(view))
 }
 
@@ -524,14 +525,8 @@ async fn undo(
     body: Result<Json<SeatRequest>, JsonRejection>,
 ) -> ApiResult<Json<MatchView>> {
     let (Path(id), Json(req)) = (id?, body?);
-    let live = find_live(&state, &id)?;
-    let view = {
-        let mut m = live.lock();
-        let change = m.undo_change(&req.token)?;
-        save_and_apply(&state, &live, &mut m, change)?;
-        m.view(&req.token, live.think_state())
-    };
-    think_if_needed(state, live);
+    let live = find_live(&state, &id).await?;
+    let view = change_match(&state, &live, &req.token, |m| m.undo_change(&req.token)).await?;
     Ok(Json(view))
 }
 
@@ -541,36 +536,94 @@ async fn resign(
     body: Result<Json<SeatRequest>, JsonRejection>,
 ) -> ApiResult<Json<MatchView>> {
     let (Path(id), Json(req)) = (id?, body?);
-    let live = find_live(&state, &id)?;
-    let mut m = live.lock();
-    let change = m.resign_change(&req.token)?;
-    save_and_apply(&state, &live, &mut m, change)?;
-    Ok(Json(m.view(&req.token, live.think_state())))
+    let live = find_live(&state, &id).await?;
+    let view = change_match(&state, &live, &req.token, |m| m.resign_change(&req.token)).await?;
+    Ok(Json(view))
+}
+
+/// How often a change is computed again when other servers keep
+/// changing the match first.
+const CONFLICT_TRIES: usize = 4;
+
+/// Computes a change of the match with `compute`, saves it and applies
+/// it; the view of the holder of `token` afterwards. When another server
+/// saved a change of the match first, the match is read again from the
+/// store and the change computed again on it.
+async fn change_match(
+    state: &Shared,
+    live: &Arc<Live>,
+    token: &str,
+    compute: impl Fn(&Match) -> Result<Change, Refusal>,
+) -> ApiResult<MatchView> {
+    for _ in 0..CONFLICT_TRIES {
+        let mut m = live.lock().await;
+        let change = compute(&m)?;
+        match save_and_apply(state, live, &mut m, change).await {
+            Ok(()) => {
+                think_if_needed(state, live, &m);
+                return Ok(m.view(token, live.think_state()));
+            }
+            Err(SaveError::Conflict) => reload(state, live, &mut m).await?,
+            Err(SaveError::Store(e)) => return Err(e.into()),
+        }
+    }
+    Err(ApiError::new(
+        StatusCode::CONFLICT,
+        "the match kept changing on other servers while this request was saved: try again",
+    ))
 }
 
 /// Saves a change, then applies it to the match and tells the watchers.
 /// A search for the position before the change is stopped.
-fn save_and_apply(
+async fn save_and_apply(
     state: &AppState,
     live: &Live,
     m: &mut Match,
     change: Change,
-) -> Result<(), StoreError> {
+) -> Result<(), SaveError> {
     let result = change.stored_result();
-    {
-        let mut store = state.store();
-        match &change.text {
-            Some(text) => store.add_move(&m.id, m.ply(), text, result.as_ref())?,
-            None if change.ply() != m.ply() => {
-                store.take_back(&m.id, change.ply(), result.as_ref())?
-            }
-            None => store.set_result(&m.id, result.as_ref())?,
-        }
-    }
+    let action = match &change.text {
+        Some(text) => Action::Move { ply: m.ply(), text },
+        None if change.ply() != m.ply() => Action::TakeBack { ply: change.ply() },
+        None => Action::Result,
+    };
+    let save = Save {
+        id: &m.id,
+        version: m.version,
+        action,
+        result: result.as_ref(),
+        computer_next: m.computer_moves_after(&change),
+    };
+    state.store().save(&save).await?;
     live.stop_thinking();
     m.apply(change);
     live.notify(m.version);
     Ok(())
+}
+
+/// Reads the match again from the store (another server changed it),
+/// tells the watchers, and stops a search for the position it had.
+pub(crate) async fn reload(state: &Shared, live: &Live, m: &mut Match) -> ApiResult<()> {
+    let (stored, moves) = load(state, &m.id).await?;
+    let fresh = restore(state, &stored, &moves)?;
+    if fresh.version != m.version {
+        live.stop_thinking();
+        *m = fresh;
+        live.notify(m.version);
+    }
+    Ok(())
+}
+
+/// A match and its moves from the store.
+async fn load(state: &Shared, id: &str) -> ApiResult<(StoredMatch, Vec<String>)> {
+    let Some(stored) = state.store().get(id).await? else {
+        return Err(ApiError::new(
+            StatusCode::NOT_FOUND,
+            format!("no match '{id}'"),
+        ));
+    };
+    let moves = state.store().moves(id).await?;
+    Ok((stored, moves))
 }
 
 async fn export(
@@ -578,8 +631,8 @@ async fn export(
     id: Result<Path<String>, PathRejection>,
 ) -> ApiResult<Response> {
     let Path(id) = id?;
-    let live = find_live(&state, &id)?;
-    let text = live.lock().export();
+    let live = find_live(&state, &id).await?;
+    let text = live.lock().await.export();
     let disposition = HeaderValue::from_str(&format!("attachment; filename=\"dagaz-{id}.txt\""))
         .unwrap_or(HeaderValue::from_static("attachment"));
     Ok((
@@ -602,7 +655,7 @@ async fn events(
     id: Result<Path<String>, PathRejection>,
 ) -> ApiResult<Sse<impl Stream<Item = Result<Event, Infallible>>>> {
     let Path(id) = id?;
-    let live = find_live(&state, &id)?;
+    let live = find_live(&state, &id).await?;
     let mut stop = state.shutdown.subscribe();
     let versions = tokio_stream::wrappers::WatchStream::new(live.changes.subscribe())
         .map(|v| Ok(Event::default().event("version").data(v.to_string())))
@@ -616,29 +669,24 @@ async fn events(
 
 /// The live match `id`, loaded from the database (and its moves replayed)
 /// if the server has not seen it since it started.
-fn find_live(state: &Shared, id: &str) -> ApiResult<Arc<Live>> {
+pub(crate) async fn find_live(state: &Shared, id: &str) -> ApiResult<Arc<Live>> {
     if let Some(live) = state.live_map().get(id) {
         return Ok(live.clone());
     }
-    let unknown = || ApiError::new(StatusCode::NOT_FOUND, format!("no match '{id}'"));
     if id.len() > 64 || !id.chars().all(|c| c.is_ascii_alphanumeric()) {
-        return Err(unknown());
+        return Err(ApiError::new(
+            StatusCode::NOT_FOUND,
+            format!("no match '{id}'"),
+        ));
     }
-    let (stored, moves) = {
-        let store = state.store();
-        let Some(stored) = store.get(id)? else {
-            return Err(unknown());
-        };
-        let moves = store.moves(id)?;
-        (stored, moves)
-    };
+    let (stored, moves) = load(state, id).await?;
     let live = Arc::new(Live::new(restore(state, &stored, &moves)?));
     let live = state
         .live_map()
         .entry(id.to_string())
         .or_insert(live)
         .clone();
-    think_if_needed(state.clone(), live.clone());
+    think_if_needed(state, &live, &*live.lock().await);
     Ok(live)
 }
 
@@ -686,20 +734,23 @@ fn restore(state: &Shared, stored: &StoredMatch, moves: &[String]) -> ApiResult<
     let mut m = Match::new(stored.id.clone(), game, mode, stored.seats.clone(), start)
         .map_err(|r| broken(r.message))?;
     m.restore(moves, stored.result.as_ref()).map_err(broken)?;
+    m.version = stored.version;
     Ok(m)
 }
 
-/// If the computer is to move, queues a search for the pool of thinking
-/// threads; its move is played (saved first) if the match has not changed
-/// in the meantime.
-fn think_if_needed(state: Shared, live: Arc<Live>) {
-    let (engine, version, stop) = {
-        let m = live.lock();
-        let Some(engine) = m.computer_to_move() else {
-            return;
-        };
+/// If the computer is to move in `m` (the match of `live`, locked by the
+/// caller), queues a search for the pool of thinking threads. With a free
+/// thread, the search's job is claimed in the store (another server
+/// sharing it may have it), and its move is played (saved first) if the
+/// match has not changed in the meantime.
+pub(crate) fn think_if_needed(state: &Shared, live: &Arc<Live>, m: &Match) {
+    let Some(engine) = m.computer_to_move() else {
+        return;
+    };
+    let version = m.version;
+    let stop = {
         let mut job = live.job();
-        if job.as_ref().is_some_and(|j| j.version == m.version) {
+        if job.as_ref().is_some_and(|j| j.version == version) {
             return;
         }
         if let Some(old) = job.take() {
@@ -707,17 +758,20 @@ fn think_if_needed(state: Shared, live: Arc<Live>) {
         }
         let stop = state.thinkers.register();
         *job = Some(Job {
-            version: m.version,
+            version,
             state: ThinkState::Queued,
             stop: stop.clone(),
         });
-        (engine, m.version, stop)
+        stop
     };
+    let (state, live) = (state.clone(), live.clone());
     tokio::spawn(async move {
         let permit = state.thinkers.acquire().await;
-        let ready = permit.is_some() && !stop.load(Ordering::Relaxed);
-        let position = ready.then(|| {
-            let m = live.lock();
+        let claimed = permit.is_some()
+            && !stop.load(Ordering::Relaxed)
+            && claim(&state, &live, version).await;
+        let position = if claimed {
+            let m = live.lock().await;
             let mut job = live.job();
             match job.as_mut() {
                 Some(j) if j.version == version && m.version == version => {
@@ -726,8 +780,11 @@ fn think_if_needed(state: Shared, live: Arc<Live>) {
                 }
                 _ => None,
             }
-        });
-        let Some(Some((game, mut pos))) = position else {
+        } else {
+            None
+        };
+        let Some((game, mut pos)) = position else {
+            forget_job(&live, &stop);
             state.thinkers.finished(&stop);
             return;
         };
@@ -740,41 +797,57 @@ fn think_if_needed(state: Shared, live: Arc<Live>) {
         .await;
         drop(permit);
         state.thinkers.finished(&stop);
-        play_computer_move(&state, &live, version, &stop, choice);
+        play_computer_move(&state, &live, version, &stop, choice).await;
     });
 }
 
+/// Claims the computer's move at `version` in the store; false if another
+/// server has it (its move will be announced) or the store failed.
+async fn claim(state: &Shared, live: &Live, version: u64) -> bool {
+    let id = live.lock().await.id.clone();
+    let lease = state.thinkers.lease();
+    matches!(
+        state
+            .store()
+            .claim_job(&id, version, &state.instance, lease)
+            .await,
+        Ok(true)
+    )
+}
+
+/// Forgets the match's job if it is still the one of `stop`.
+fn forget_job(live: &Live, stop: &Arc<std::sync::atomic::AtomicBool>) {
+    let mut job = live.job();
+    if job.as_ref().is_some_and(|j| Arc::ptr_eq(&j.stop, stop)) {
+        *job = None;
+    }
+}
+
 /// Plays the computer's choice for `version`, if it is still wanted.
-fn play_computer_move(
+async fn play_computer_move(
     state: &Shared,
     live: &Arc<Live>,
     version: u64,
     stop: &Arc<std::sync::atomic::AtomicBool>,
     choice: Result<Result<Option<ai::Choice>, dagaz::movegen::GenError>, tokio::task::JoinError>,
 ) {
-    {
-        let mut m = live.lock();
-        {
-            let mut job = live.job();
-            if job.as_ref().is_some_and(|j| Arc::ptr_eq(&j.stop, stop)) {
-                *job = None;
-            }
-        }
-        if stop.load(Ordering::Relaxed) {
-            return;
-        }
-        let Ok(Ok(Some(choice))) = choice else {
-            return;
-        };
-        let Some(change) = m.computer_change(choice.mv.as_ref(), version) else {
-            return;
-        };
-        if save_and_apply(state, live, &mut m, change).is_err() {
-            return;
-        }
+    let mut m = live.lock().await;
+    forget_job(live, stop);
+    if stop.load(Ordering::Relaxed) {
+        return;
     }
-    // With more than two players the computer may move again.
-    think_if_needed(state.clone(), live.clone());
+    let Ok(Ok(Some(choice))) = choice else {
+        return;
+    };
+    let Some(change) = m.computer_change(choice.mv.as_ref(), version) else {
+        return;
+    };
+    // A conflict: another server changed the match, and its notice
+    // brings the change here.
+    if save_and_apply(state, live, &mut m, change).await.is_ok() {
+        // With more than two players the computer may move again.
+        think_if_needed(state, live, &m);
+    }
 }
 
 fn now() -> i64 {
@@ -784,7 +857,7 @@ fn now() -> i64 {
 }
 
 /// A random identifier of `len` letters and digits (about 5.9 bits each).
-fn random_id(len: usize) -> String {
+pub(crate) fn random_id(len: usize) -> String {
     use rand::RngExt;
     const ALPHABET: &[u8] = b"abcdefghijkmnpqrstuvwxyzABCDEFGHJKLMNPQRSTUVWXYZ23456789";
     let mut rng = rand::rng();

@@ -5,13 +5,18 @@
 //!
 //! - [`catalogue`]: the games the server offers.
 //! - [`matches`]: a match in play: seats, moves, views.
-//! - [`store`]: every match and move, saved before memory changes.
+//! - [`store`]: every match and move, saved before memory changes, in
+//!   SQLite (one server) or PostgreSQL (several servers sharing it).
 //! - [`thinking`]: the computer's searches, bounded and stoppable.
+//! - [`cluster`]: what keeps several servers on one store in step: the
+//!   store's notices of other servers' changes, and the computer's jobs
+//!   no server has taken.
 //! - [`views`]: the JSON answers, typed.
 //! - [`api`]: the HTTP routes.
 
 pub mod api;
 pub mod catalogue;
+pub mod cluster;
 pub mod matches;
 mod page;
 pub mod store;
@@ -27,14 +32,15 @@ use tokio::sync::watch;
 
 pub use catalogue::Catalogue;
 pub use matches::{Match, Mode, Refusal};
-use store::{SqliteStore, Store, StoreError};
+use store::{Store, StoreError};
 use thinking::{Job, Thinkers};
 
 /// What `dagaz serve` was asked to do.
 #[derive(Clone, Debug)]
 pub struct ServerConfig {
     pub addr: SocketAddr,
-    pub db: PathBuf,
+    /// The store: a SQLite file, or a `postgres://` URL.
+    pub db: String,
     /// A folder of extra game files to offer besides the built-in games.
     pub games_dir: Option<PathBuf>,
     /// Searches of the computer that may run at once.
@@ -62,7 +68,9 @@ pub enum ServeError {
 
 /// A match being played, shared by the requests that touch it.
 pub struct Live {
-    state: Mutex<Match>,
+    /// Held from computing a change until it is saved and applied, so
+    /// this server's changes of one match happen one at a time.
+    state: tokio::sync::Mutex<Match>,
     /// The match's version after every change; event streams follow it.
     pub changes: watch::Sender<u64>,
     /// The computer's search for this match, while there is one.
@@ -73,16 +81,16 @@ impl Live {
     pub fn new(m: Match) -> Live {
         let (changes, _) = watch::channel(m.version);
         Live {
-            state: Mutex::new(m),
+            state: tokio::sync::Mutex::new(m),
             changes,
             job: Mutex::new(None),
         }
     }
 
-    /// The match, even if a request panicked while holding it (the match
-    /// itself only changes by whole changes, applied after saving).
-    pub fn lock(&self) -> MutexGuard<'_, Match> {
-        self.state.lock().unwrap_or_else(|e| e.into_inner())
+    /// The match (the match itself only changes by whole changes,
+    /// applied after saving).
+    pub async fn lock(&self) -> tokio::sync::MutexGuard<'_, Match> {
+        self.state.lock().await
     }
 
     fn job(&self) -> MutexGuard<'_, Option<Job>> {
@@ -111,8 +119,11 @@ impl Live {
 pub struct AppState {
     pub catalogue: Catalogue,
     live: Mutex<HashMap<String, Arc<Live>>>,
-    store: Mutex<Box<dyn Store>>,
+    store: Box<dyn Store>,
     pub thinkers: Thinkers,
+    /// This server's name among those sharing the store (it owns the
+    /// computer's jobs it claims).
+    instance: String,
     /// Turns true when the server stops, to end the event streams.
     shutdown: watch::Sender<bool>,
 }
@@ -122,14 +133,15 @@ impl AppState {
         AppState {
             catalogue,
             live: Mutex::new(HashMap::new()),
-            store: Mutex::new(store),
+            store,
             thinkers,
+            instance: api::random_id(16),
             shutdown: watch::channel(false).0,
         }
     }
 
-    fn store(&self) -> MutexGuard<'_, Box<dyn Store>> {
-        self.store.lock().unwrap_or_else(|e| e.into_inner())
+    fn store(&self) -> &dyn Store {
+        self.store.as_ref()
     }
 
     fn live_map(&self) -> MutexGuard<'_, HashMap<String, Arc<Live>>> {
@@ -146,12 +158,15 @@ impl AppState {
 /// Runs the server until Ctrl-C or SIGTERM. Prints the address it listens on.
 pub async fn serve(config: ServerConfig) -> Result<(), ServeError> {
     let catalogue = Catalogue::new(config.games_dir.as_deref()).map_err(ServeError::Games)?;
-    let store = SqliteStore::open(&config.db)?;
+    let store = store::open(&config.db).await?;
+    let described = store.describe();
+    let notices = store.notices().await?;
     let state = Arc::new(AppState::new(
         catalogue,
-        Box::new(store),
+        store,
         Thinkers::new(config.think_threads, config.max_think),
     ));
+    cluster::start(state.clone(), notices);
     let listener = tokio::net::TcpListener::bind(config.addr)
         .await
         .map_err(|source| ServeError::Bind {
@@ -164,8 +179,7 @@ pub async fn serve(config: ServerConfig) -> Result<(), ServeError> {
         let mut out = std::io::stdout();
         let _ = writeln!(
             out,
-            "dagaz: serving on http://{addr}/ (games saved in {})",
-            config.db.display()
+            "dagaz: serving on http://{addr}/ (games saved in {described})"
         );
         let _ = out.flush();
     }

@@ -164,14 +164,12 @@ impl Match {
 
     /// The engine to ask, when the computer is to move.
     pub fn computer_to_move(&self) -> Option<Engine> {
-        match self.mode {
-            Mode::Ai { engine, human }
-                if !self.session.is_over() && self.session.side() != human =>
-            {
-                Some(engine)
-            }
-            _ => None,
-        }
+        computer_in(self.mode, &self.session)
+    }
+
+    /// Whether the computer is to move after `change`.
+    pub fn computer_moves_after(&self, change: &Change) -> bool {
+        computer_in(self.mode, &change.next).is_some()
     }
 
     /// Applies a change computed by one of the `*_change` methods (after
@@ -444,6 +442,14 @@ impl Match {
 }
 
 /// The result of a session, as the store keeps it.
+/// The engine to ask, when the computer is to move in `session`.
+fn computer_in(mode: Mode, session: &Session) -> Option<Engine> {
+    match mode {
+        Mode::Ai { engine, human } if !session.is_over() && session.side() != human => Some(engine),
+        _ => None,
+    }
+}
+
 pub fn stored_result(session: &Session) -> Option<StoredResult> {
     let game = session.game();
     session.result().map(|r| StoredResult {

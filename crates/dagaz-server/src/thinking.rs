@@ -20,6 +20,11 @@ pub const MAX_THINK: Duration = Duration::from_secs(10);
 pub const MAX_AB_NODES: u64 = 5_000_000;
 pub const MAX_MCTS_PLAYOUTS: u64 = 50_000;
 
+/// How long a claimed computer move stays a server's beyond its longest
+/// search: time to save the move. A server that dies holding a job loses
+/// it after `max_think` and this, and another server takes it over.
+pub const LEASE_MARGIN: Duration = Duration::from_secs(5);
+
 /// Where a match's computer move stands.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ThinkState {
@@ -78,6 +83,16 @@ impl Thinkers {
     /// The longest a search may think.
     pub fn max_think(&self) -> Duration {
         self.max_think
+    }
+
+    /// How long a job claimed in the store is this server's.
+    pub fn lease(&self) -> Duration {
+        self.max_think + LEASE_MARGIN
+    }
+
+    /// Threads free to start a search now.
+    pub fn free(&self) -> usize {
+        self.permits.available_permits()
     }
 
     /// The bounds of a search, with its stop switch.

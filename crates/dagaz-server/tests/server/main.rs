@@ -11,7 +11,7 @@ use std::time::Duration;
 use axum::Router;
 use axum::body::Body;
 use axum::http::{Method, Request};
-use dagaz_server::store::{SqliteStore, Store, StoreError, StoredMatch, StoredResult};
+use dagaz_server::store::{Save, SaveError, SqliteStore, Store, StoreError, StoredMatch};
 use dagaz_server::thinking::Thinkers;
 use dagaz_server::{AppState, Catalogue, api};
 use serde_json::Value;
@@ -36,42 +36,49 @@ impl FlakyStore {
     }
 }
 
+#[async_trait::async_trait]
 impl Store for FlakyStore {
-    fn create(&mut self, m: &StoredMatch) -> Result<(), StoreError> {
+    async fn create(&self, m: &StoredMatch, computer_next: bool) -> Result<(), StoreError> {
         self.check()?;
-        self.inner.create(m)
+        self.inner.create(m, computer_next).await
     }
-    fn add_move(
-        &mut self,
+    async fn save(&self, save: &Save<'_>) -> Result<(), SaveError> {
+        self.check()?;
+        self.inner.save(save).await
+    }
+    async fn get(&self, id: &str) -> Result<Option<StoredMatch>, StoreError> {
+        self.inner.get(id).await
+    }
+    async fn moves(&self, id: &str) -> Result<Vec<String>, StoreError> {
+        self.inner.moves(id).await
+    }
+    async fn list(&self) -> Result<Vec<StoredMatch>, StoreError> {
+        self.inner.list().await
+    }
+    async fn claim_job(
+        &self,
         id: &str,
-        ply: usize,
-        text: &str,
-        result: Option<&StoredResult>,
-    ) -> Result<(), StoreError> {
+        version: u64,
+        owner: &str,
+        lease: Duration,
+    ) -> Result<bool, StoreError> {
         self.check()?;
-        self.inner.add_move(id, ply, text, result)
+        self.inner.claim_job(id, version, owner, lease).await
     }
-    fn take_back(
-        &mut self,
-        id: &str,
-        ply: usize,
-        result: Option<&StoredResult>,
-    ) -> Result<(), StoreError> {
+    async fn claim_open_jobs(
+        &self,
+        owner: &str,
+        lease: Duration,
+        waited: Duration,
+        limit: usize,
+    ) -> Result<Vec<(String, u64)>, StoreError> {
         self.check()?;
-        self.inner.take_back(id, ply, result)
+        self.inner
+            .claim_open_jobs(owner, lease, waited, limit)
+            .await
     }
-    fn set_result(&mut self, id: &str, result: Option<&StoredResult>) -> Result<(), StoreError> {
-        self.check()?;
-        self.inner.set_result(id, result)
-    }
-    fn get(&self, id: &str) -> Result<Option<StoredMatch>, StoreError> {
-        self.inner.get(id)
-    }
-    fn moves(&self, id: &str) -> Result<Vec<String>, StoreError> {
-        self.inner.moves(id)
-    }
-    fn list(&self) -> Result<Vec<StoredMatch>, StoreError> {
-        self.inner.list()
+    fn describe(&self) -> String {
+        "a store that fails on demand".into()
     }
 }
 
