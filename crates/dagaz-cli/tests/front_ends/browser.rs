@@ -11,7 +11,7 @@ use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-use crate::server::TestServer;
+use crate::server::{TestDb, TestServer};
 use fantoccini::{Client, ClientBuilder, Locator};
 use serde_json::{Value, json};
 
@@ -73,10 +73,10 @@ impl Drop for Driver {
     }
 }
 
-fn start_server() -> (tempfile::TempDir, TestServer) {
-    let dir = tempfile::tempdir().unwrap();
-    let server = TestServer::start(&dir.path().join("games.db"));
-    (dir, server)
+fn start_server() -> (TestDb, TestServer) {
+    let db = TestDb::sqlite();
+    let server = TestServer::start(&db);
+    (db, server)
 }
 
 /// Runs `script` until it returns something other than null, false, 0 or
@@ -486,8 +486,7 @@ async fn a_promotion_offers_a_choice() {
 #[tokio::test(flavor = "multi_thread")]
 #[ignore = "browser: .ci/run runs it with --include-ignored"]
 async fn two_browsers_move_at_once_in_the_free_opening() {
-    let dir = tempfile::tempdir().unwrap();
-    let db = dir.path().join("games.db");
+    let db = TestDb::sqlite();
     let mut server = TestServer::start(&db);
     let driver = Driver::start();
     let r: Value = reqwest::Client::new()
@@ -589,10 +588,8 @@ async fn zrf_games_play_on_the_page() {
     ] {
         std::fs::copy(fixtures.join(from), games.join(to)).unwrap();
     }
-    let server = TestServer::start_with(
-        &dir.path().join("games.db"),
-        &["--games", games.to_str().unwrap()],
-    );
+    let db = TestDb::sqlite();
+    let server = TestServer::start_with(&db, &["--games", games.to_str().unwrap()]);
     let driver = Driver::start();
     let shots = screenshot_dir();
     let c = driver.browser(1100, 850).await;

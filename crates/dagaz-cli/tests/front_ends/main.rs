@@ -5,5 +5,6 @@
 
 mod browser;
 mod cli;
+mod cluster;
 mod server;
 mod server_api;

@@ -1,11 +1,121 @@
 //! A `dagaz serve` process on a loopback port, for the API and browser
-//! tests, and small JSON request helpers.
+//! tests, its store (a SQLite file or a PostgreSQL database), and small
+//! JSON request helpers.
 
 use std::io::{BufRead, BufReader};
-use std::path::Path;
 use std::process::{Child, Command, Stdio};
 
 use serde_json::Value;
+
+/// The two kinds of store a server can use.
+#[derive(Clone, Copy, Debug)]
+pub enum Backend {
+    Sqlite,
+    Postgres,
+}
+
+/// The environment variable naming the PostgreSQL server the tests use
+/// (`scripts/with-postgres.sh` starts one and sets it).
+pub const POSTGRES_VAR: &str = "DAGAZ_TEST_POSTGRES";
+
+/// A store of its own for a test: a SQLite file in a temporary folder, or
+/// a new database on the PostgreSQL server of [`POSTGRES_VAR`].
+pub struct TestDb {
+    /// What `dagaz serve --db` is given.
+    pub arg: String,
+    _dir: Option<tempfile::TempDir>,
+}
+
+impl TestDb {
+    pub fn new(backend: Backend) -> TestDb {
+        match backend {
+            Backend::Sqlite => TestDb::sqlite(),
+            Backend::Postgres => TestDb::postgres(),
+        }
+    }
+
+    pub fn sqlite() -> TestDb {
+        let dir = tempfile::tempdir().unwrap();
+        TestDb {
+            arg: dir.path().join("games.db").display().to_string(),
+            _dir: Some(dir),
+        }
+    }
+
+    /// A new, empty database; the test fails if no server is named.
+    pub fn postgres() -> TestDb {
+        let url = std::env::var(POSTGRES_VAR).unwrap_or_else(|_| {
+            panic!(
+                "{POSTGRES_VAR} names no PostgreSQL server: run the tests with \
+                 scripts/with-postgres.sh cargo test …"
+            )
+        });
+        let name = format!("test_{}", random_name());
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .unwrap();
+        runtime.block_on(async {
+            let (client, connection) = tokio_postgres::connect(&url, tokio_postgres::NoTls)
+                .await
+                .unwrap_or_else(|e| panic!("cannot connect to {url}: {e}"));
+            let driver = tokio::spawn(connection);
+            client
+                .batch_execute(&format!("CREATE DATABASE {name}"))
+                .await
+                .unwrap();
+            drop(client);
+            let _ = driver.await;
+        });
+        let (base, _) = url.rsplit_once('/').expect("a database URL");
+        TestDb {
+            arg: format!("{base}/{name}"),
+            _dir: None,
+        }
+    }
+}
+
+/// 12 random lower-case letters.
+fn random_name() -> String {
+    use std::hash::{BuildHasher, Hasher};
+    let mut h = std::collections::hash_map::RandomState::new().build_hasher();
+    h.write_u128(
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .unwrap()
+            .as_nanos(),
+    );
+    let mut n = h.finish();
+    (0..12)
+        .map(|_| {
+            let c = (b'a' + (n % 26) as u8) as char;
+            n /= 26;
+            c
+        })
+        .collect()
+}
+
+/// Runs each listed test (a function taking a [`Backend`]) on both
+/// stores: `sqlite::NAME`, and `postgres::NAME`, `#[ignore]`d because it
+/// needs a PostgreSQL server (`.ci/run` starts one).
+#[macro_export]
+macro_rules! on_both_stores {
+    ($($name:ident),* $(,)?) => {
+        mod sqlite {
+            $(#[test]
+            fn $name() {
+                super::$name($crate::server::Backend::Sqlite)
+            })*
+        }
+        mod postgres {
+            $(#[test]
+            #[ignore = "needs PostgreSQL: scripts/with-postgres.sh cargo test -- --include-ignored"]
+            fn $name() {
+                super::$name($crate::server::Backend::Postgres)
+            })*
+        }
+    };
+}
 
 /// A running server; killed when dropped.
 pub struct TestServer {
@@ -15,16 +125,16 @@ pub struct TestServer {
 }
 
 impl TestServer {
-    /// Starts `dagaz serve` on a free port with the database `db`.
-    pub fn start(db: &Path) -> TestServer {
+    /// Starts `dagaz serve` on a free port with the store `db`.
+    pub fn start(db: &TestDb) -> TestServer {
         TestServer::start_with(db, &[])
     }
 
     /// Starts `dagaz serve` with more options.
-    pub fn start_with(db: &Path, options: &[&str]) -> TestServer {
+    pub fn start_with(db: &TestDb, options: &[&str]) -> TestServer {
         let mut child = Command::new(env!("CARGO_BIN_EXE_dagaz"))
             .args(["serve", "--addr", "127.0.0.1:0", "--db"])
-            .arg(db)
+            .arg(&db.arg)
             .args(options)
             .stdout(Stdio::piped())
             .stderr(Stdio::inherit())

@@ -3,7 +3,7 @@
 use std::io::Read;
 use std::time::{Duration, Instant};
 
-use crate::server::TestServer;
+use crate::server::{Backend, TestDb, TestServer};
 use serde_json::{Value, json};
 
 fn moves(state: &Value) -> Vec<String> {
@@ -32,10 +32,8 @@ fn wait_for(server: &TestServer, path: &str, done: impl Fn(&Value) -> bool) -> V
     }
 }
 
-#[test]
-fn a_match_survives_a_restart() {
-    let dir = tempfile::tempdir().unwrap();
-    let db = dir.path().join("games.db");
+fn a_match_survives_a_restart(backend: Backend) {
+    let db = TestDb::new(backend);
     let mut server = TestServer::start(&db);
     let (id, token, _) = server.create(&json!({"game": "chess", "mode": "local"}));
     let path = format!("/api/matches/{id}/moves");
@@ -78,10 +76,9 @@ fn a_match_survives_a_restart() {
     assert_eq!(listed["result"], Value::Null);
 }
 
-#[test]
-fn seats_turns_and_finished_games() {
-    let dir = tempfile::tempdir().unwrap();
-    let server = TestServer::start(&dir.path().join("db"));
+fn seats_turns_and_finished_games(backend: Backend) {
+    let db = TestDb::new(backend);
+    let server = TestServer::start(&db);
     let (id, white, created) = server.create(&json!({"game": "chess", "mode": "online"}));
     let black = created["invites"][0]["token"].as_str().unwrap().to_string();
     assert_eq!(created["invites"][0]["player"], "Black");
@@ -129,10 +126,9 @@ fn seats_turns_and_finished_games() {
     );
 }
 
-#[test]
-fn bad_requests_get_json_errors() {
-    let dir = tempfile::tempdir().unwrap();
-    let server = TestServer::start(&dir.path().join("db"));
+fn bad_requests_get_json_errors(backend: Backend) {
+    let db = TestDb::new(backend);
+    let server = TestServer::start(&db);
     let (status, r) = server.post("/api/matches", &json!({"game": "no-such-game"}));
     assert_eq!(status, 400);
     assert!(r["error"].as_str().unwrap().contains("unknown game"), "{r}");
@@ -167,10 +163,9 @@ fn bad_requests_get_json_errors() {
     assert_eq!(server.get("/api/matches").1, json!([]));
 }
 
-#[test]
-fn the_computer_replies_and_undo_goes_back_to_the_person() {
-    let dir = tempfile::tempdir().unwrap();
-    let server = TestServer::start(&dir.path().join("db"));
+fn the_computer_replies_and_undo_goes_back_to_the_person(backend: Backend) {
+    let db = TestDb::new(backend);
+    let server = TestServer::start(&db);
     // The person plays Black: the computer (random mover) opens.
     let (id, token, _) = server.create(&json!({"game": "chess", "ai": "random", "side": 1}));
     let path = format!("/api/matches/{id}?token={token}");
@@ -189,10 +184,9 @@ fn the_computer_replies_and_undo_goes_back_to_the_person() {
     assert_eq!(moves(&state).len(), 1, "back to the person's turn: {state}");
 }
 
-#[test]
-fn the_computer_plays_the_three_other_sides_of_four_player_chess() {
-    let dir = tempfile::tempdir().unwrap();
-    let server = TestServer::start(&dir.path().join("db"));
+fn the_computer_plays_the_three_other_sides_of_four_player_chess(backend: Backend) {
+    let db = TestDb::new(backend);
+    let server = TestServer::start(&db);
     // The person plays West (side 1): South, North and East are the computer.
     let (id, token, _) = server.create(&json!({
         "game": "four-player-chess", "ai": "random", "side": 1
@@ -214,10 +208,9 @@ fn the_computer_plays_the_three_other_sides_of_four_player_chess() {
     assert_eq!(moves(&state).len(), 1, "back to the person's turn: {state}");
 }
 
-#[test]
-fn events_announce_each_change() {
-    let dir = tempfile::tempdir().unwrap();
-    let server = TestServer::start(&dir.path().join("db"));
+fn events_announce_each_change(backend: Backend) {
+    let db = TestDb::new(backend);
+    let server = TestServer::start(&db);
     let (id, token, _) = server.create(&json!({"game": "checkers", "mode": "local"}));
     let mut stream = reqwest::blocking::Client::new()
         .get(server.url(&format!("/api/matches/{id}/events")))
@@ -257,13 +250,9 @@ fn computer_to_move(server: &TestServer, engine: &str) -> (String, String) {
     (id, token)
 }
 
-#[test]
-fn every_search_is_bounded_and_waits_for_a_free_thread() {
-    let dir = tempfile::tempdir().unwrap();
-    let server = TestServer::start_with(
-        &dir.path().join("games.db"),
-        &["--think-threads", "1", "--max-think", "1.5"],
-    );
+fn every_search_is_bounded_and_waits_for_a_free_thread(backend: Backend) {
+    let db = TestDb::new(backend);
+    let server = TestServer::start_with(&db, &["--think-threads", "1", "--max-think", "1.5"]);
     // Specs beyond the bounds are refused; a deep search is accepted but
     // stops at the time bound.
     for spec in ["ab:30s", "mcts:5000000n", "ab:d40", "ab:99999999n"] {
@@ -293,12 +282,10 @@ fn every_search_is_bounded_and_waits_for_a_free_thread() {
     }
 }
 
-#[test]
-fn the_server_stops_at_once_while_the_computer_thinks() {
+fn the_server_stops_at_once_while_the_computer_thinks(backend: Backend) {
     for signal in ["TERM", "INT"] {
-        let dir = tempfile::tempdir().unwrap();
-        let mut server =
-            TestServer::start_with(&dir.path().join("games.db"), &["--max-think", "60"]);
+        let db = TestDb::new(backend);
+        let mut server = TestServer::start_with(&db, &["--max-think", "60"]);
         let (id, token) = computer_to_move(&server, "ab:d12");
         let (_, state) = server.get(&format!("/api/matches/{id}?token={token}"));
         assert_eq!(state["thinking"], true, "{state}");
@@ -314,10 +301,9 @@ fn the_server_stops_at_once_while_the_computer_thinks() {
     }
 }
 
-#[test]
-fn in_a_free_opening_either_seat_moves_and_stale_moves_are_refused() {
-    let dir = tempfile::tempdir().unwrap();
-    let server = TestServer::start(&dir.path().join("games.db"));
+fn in_a_free_opening_either_seat_moves_and_stale_moves_are_refused(backend: Backend) {
+    let db = TestDb::new(backend);
+    let server = TestServer::start(&db);
     let (id, white, r) = server.create(&json!({"game": "senterej", "mode": "online"}));
     let black = r["invites"][0]["token"].as_str().unwrap().to_string();
     let path = format!("/api/matches/{id}/moves");
@@ -352,3 +338,15 @@ fn in_a_free_opening_either_seat_moves_and_stale_moves_are_refused() {
     assert_eq!(state["side"], 1);
     assert_eq!(moves(&state), ["e2e3", "d7d6", "e3e4", "d6d5", "e4d5"]);
 }
+
+crate::on_both_stores!(
+    a_match_survives_a_restart,
+    seats_turns_and_finished_games,
+    bad_requests_get_json_errors,
+    the_computer_replies_and_undo_goes_back_to_the_person,
+    the_computer_plays_the_three_other_sides_of_four_player_chess,
+    events_announce_each_change,
+    every_search_is_bounded_and_waits_for_a_free_thread,
+    the_server_stops_at_once_while_the_computer_thinks,
+    in_a_free_opening_either_seat_moves_and_stale_moves_are_refused,
+);

