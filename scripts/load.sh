@@ -1,11 +1,15 @@
 #!/usr/bin/env bash
-# Load test of `dagaz serve` on loopback: 50 people playing random legal
-# moves and 10 matches against the computer, all at once, for a bounded
+# Load test of `dagaz serve` on loopback: people playing random legal
+# moves and matches against the computer, all at once, for a bounded
 # time; halfway through the server is killed (kill -9) and restarted on the
 # same database; at the end every move the server acknowledged is looked
 # for in its matches (see crates/dagaz-cli/examples/load.rs).
 #
-#   scripts/load.sh [SECONDS] [PORT]      (defaults: 30 seconds, port 18080)
+#   scripts/load.sh [SECONDS] [PORT] [PLAYERS] [ENGINE]
+#
+# Defaults: 30 seconds, port 18080, 60 players (a tenth of them against
+# the computer), engine ab:1s. `scripts/load.sh 60 18080 100 ab:0.5s` is
+# the single-server run beside scripts/cluster.sh's in docs/web.md.
 #
 # Prints requests/s, p50/p99 latency, errors and the integrity check; exits
 # non-zero on any error or lost move.
@@ -13,6 +17,13 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds=${1:-30}
 port=${2:-18080}
+players=${3:-60}
+engine=${4:-ab:1s}
+if ! [[ "$players" =~ ^[0-9]+$ ]] || [ "$players" -lt 10 ] || [ "$players" -gt 500 ]; then
+    echo "give 10 to 500 players" >&2
+    exit 2
+fi
+ai=$((players / 10))
 if ! [[ "$seconds" =~ ^[0-9]+$ ]] || [ "$seconds" -lt 4 ] || [ "$seconds" -gt 600 ]; then
     echo "give 4 to 600 seconds" >&2
     exit 2
@@ -34,8 +45,8 @@ start_server() {
 }
 start_server
 echo "== dagaz serve on 127.0.0.1:$port, $(nproc) cores; load for ${seconds} s"
-target/release/examples/load --base "http://127.0.0.1:$port" --players 50 --ai 10 \
-    --seconds "$seconds" --engine ab:1s > "$dir/load.out" &
+target/release/examples/load --base "http://127.0.0.1:$port" --players $((players - ai)) --ai "$ai" \
+    --seconds "$seconds" --engine "$engine" > "$dir/load.out" &
 client=$!
 sleep $((seconds / 2))
 echo "== kill -9 the server mid-run, and start it again on the same database"

@@ -1,17 +1,21 @@
-//! A load test for `dagaz serve` (run by `scripts/load.sh`): people play
-//! random legal moves in local matches, others play against the computer,
-//! all at once, for a fixed time; then every move the server acknowledged
-//! is looked for in the server's record of its match.
+//! A load test for `dagaz serve` (run by `scripts/load.sh` and
+//! `scripts/cluster.sh`): people play random legal moves in local matches,
+//! others play against the computer, all at once, for a fixed time; then
+//! every move a server acknowledged is looked for in the record of its
+//! match, and every match is compared on every server.
 //!
 //! ```text
 //! cargo run --release -p dagaz-cli --example load -- \
 //!     --base http://127.0.0.1:18080 --players 50 --ai 10 --seconds 30
 //! ```
 //!
-//! Connection failures while the server is down (the script kills and
-//! restarts it mid-run) are counted apart from errors: a request the
+//! With several servers (`--base A,B,C`, servers sharing one PostgreSQL
+//! database) each person sends each request to the next server in turn,
+//! as a load balancer would, and goes on to the next one when a server
+//! is down. Connection failures while a server is down (the scripts kill
+//! and restart one mid-run) are counted apart from errors: a request a
 //! server answered with a 5xx, or a 4xx it should not have sent, is an
-//! error; a request that never reached it is not.
+//! error; a request that never reached one is not.
 
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -23,7 +27,8 @@ use serde_json::{Value, json};
 
 /// What the command line asks for.
 struct Options {
-    base: String,
+    /// The servers, in the order requests rotate through them.
+    bases: Vec<String>,
     players: usize,
     ai: usize,
     seconds: u64,
@@ -34,7 +39,7 @@ struct Options {
 impl Options {
     fn parse() -> Result<Options, String> {
         let mut o = Options {
-            base: "http://127.0.0.1:18080".into(),
+            bases: vec!["http://127.0.0.1:18080".into()],
             players: 50,
             ai: 10,
             seconds: 30,
@@ -49,7 +54,12 @@ impl Options {
                     .map_err(|_| format!("{}: not a number", pair[0]))
             };
             match pair[0].as_str() {
-                "--base" => o.base = value.clone(),
+                "--base" => {
+                    o.bases = value
+                        .split(',')
+                        .map(|b| b.trim_end_matches('/').to_string())
+                        .collect()
+                }
                 "--players" => o.players = number()?.min(500) as usize,
                 "--ai" => o.ai = number()?.min(100) as usize,
                 "--seconds" => o.seconds = number()?.clamp(1, 3600),
@@ -77,13 +87,16 @@ struct Tally {
     errors: Vec<String>,
     unreachable: u64,
     acks: Vec<Ack>,
-    matches: u64,
+    /// Every match created: its id and a token of it.
+    matches: Vec<(String, String)>,
 }
 
 /// One client's connection and its share of the tally.
 struct Client {
     http: reqwest::blocking::Client,
-    base: String,
+    bases: Vec<String>,
+    /// The server of the next request.
+    next: std::cell::Cell<usize>,
     tally: Arc<Mutex<Tally>>,
 }
 
@@ -94,8 +107,24 @@ enum Outcome {
 }
 
 impl Client {
+    /// Sends the request to the next server in turn, and to the ones
+    /// after it while servers are down.
     fn request(&self, method: &str, path: &str, body: Option<&Value>) -> Outcome {
-        let url = format!("{}{path}", self.base);
+        let first = self.next.get();
+        self.next.set((first + 1) % self.bases.len());
+        for k in 0..self.bases.len() {
+            let base = &self.bases[(first + k) % self.bases.len()];
+            match self.request_to(base, method, path, body) {
+                Outcome::Unreachable => continue,
+                answer => return answer,
+            }
+        }
+        std::thread::sleep(Duration::from_millis(50));
+        Outcome::Unreachable
+    }
+
+    fn request_to(&self, base: &str, method: &str, path: &str, body: Option<&Value>) -> Outcome {
+        let url = format!("{base}{path}");
         let started = Instant::now();
         let request = match method {
             "POST" => self.http.post(&url).json(body.unwrap_or(&Value::Null)),
@@ -112,16 +141,10 @@ impl Client {
                 }
                 Outcome::Answer(status, value)
             }
-            Err(e) if e.is_connect() => {
+            // Refused, or the connection broke mid-request: the server
+            // was killed.
+            Err(_) => {
                 self.tally.lock().unwrap().unreachable += 1;
-                std::thread::sleep(Duration::from_millis(50));
-                Outcome::Unreachable
-            }
-            Err(e) => {
-                // The connection broke mid-request: the server was killed.
-                self.tally.lock().unwrap().unreachable += 1;
-                let _ = e;
-                std::thread::sleep(Duration::from_millis(50));
                 Outcome::Unreachable
             }
         }
@@ -135,11 +158,11 @@ impl Client {
     fn create(&self, body: &Value) -> Option<(String, String)> {
         match self.request("POST", "/api/matches", Some(body)) {
             Outcome::Answer(201, r) => {
-                self.tally.lock().unwrap().matches += 1;
-                Some((
-                    r["id"].as_str()?.to_string(),
-                    r["token"].as_str()?.to_string(),
-                ))
+                let id = r["id"].as_str()?.to_string();
+                let token = r["token"].as_str()?.to_string();
+                let mut t = self.tally.lock().unwrap();
+                t.matches.push((id.clone(), token.clone()));
+                Some((id, token))
             }
             Outcome::Answer(status, r) => {
                 self.error(format!("create: {status} {r}"));
@@ -176,7 +199,7 @@ impl Client {
             .unwrap_or("")
             .to_string();
         let ply = state["moves"].as_array().map_or(0, |m| m.len());
-        let body = json!({"move": text, "token": token});
+        let body = json!({"move": text, "token": token, "version": state["version"]});
         match self.request("POST", &format!("/api/matches/{id}/moves"), Some(&body)) {
             Outcome::Answer(200, _) => {
                 self.tally.lock().unwrap().acks.push(Ack {
@@ -257,6 +280,59 @@ fn check_integrity(client: &Client, acks: &[Ack]) -> Vec<String> {
     problems
 }
 
+/// Every match, asked of every server: all that answer show the same
+/// moves at the same version (a match the computer is still moving in
+/// is asked again, for a few seconds). Returns the servers asked and the
+/// disagreements.
+fn check_consistency(client: &Client, matches: &[(String, String)]) -> (usize, Vec<String>) {
+    let mut problems = Vec::new();
+    let mut reachable = std::collections::BTreeSet::new();
+    for (id, token) in matches {
+        let mut last = String::new();
+        let settled = (0..40).any(|attempt| {
+            if attempt > 0 {
+                std::thread::sleep(Duration::from_millis(250));
+            }
+            let seen: Vec<(String, Value, Value)> = client
+                .bases
+                .iter()
+                .filter_map(|base| {
+                    match client.request_to(
+                        base,
+                        "GET",
+                        &format!("/api/matches/{id}?token={token}"),
+                        None,
+                    ) {
+                        Outcome::Answer(200, s) => {
+                            reachable.insert(base.clone());
+                            Some((base.clone(), s["version"].clone(), s["moves"].clone()))
+                        }
+                        _ => None,
+                    }
+                })
+                .collect();
+            last = seen
+                .iter()
+                .map(|(b, v, m)| {
+                    format!(
+                        "{b}: version {v}, {} moves",
+                        m.as_array().map_or(0, |m| m.len())
+                    )
+                })
+                .collect::<Vec<_>>()
+                .join("; ");
+            !seen.is_empty()
+                && seen
+                    .iter()
+                    .all(|(_, v, m)| (v, m) == (&seen[0].1, &seen[0].2))
+        });
+        if !settled {
+            problems.push(format!("{id}: the servers disagree: {last}"));
+        }
+    }
+    (reachable.len(), problems)
+}
+
 fn percentile(sorted: &[Duration], p: f64) -> Duration {
     if sorted.is_empty() {
         return Duration::ZERO;
@@ -274,32 +350,41 @@ fn main() -> std::process::ExitCode {
         }
     };
     let tally = Arc::new(Mutex::new(Tally::default()));
-    let client = || Client {
+    let client = |first: usize| Client {
         http: reqwest::blocking::Client::builder()
             .timeout(Duration::from_secs(30))
             .build()
             .expect("an HTTP client"),
-        base: o.base.clone(),
+        bases: o.bases.clone(),
+        next: std::cell::Cell::new(first % o.bases.len()),
         tally: tally.clone(),
     };
     let started = Instant::now();
     let until = started + Duration::from_secs(o.seconds);
     std::thread::scope(|scope| {
         for i in 0..o.players + o.ai {
-            let c = client();
+            let c = client(i);
             let against = (i >= o.players).then(|| o.engine.clone());
             scope.spawn(move || player(c, i as u64, until, against));
         }
     });
     let elapsed = started.elapsed().as_secs_f64();
     let acks = tally.lock().unwrap().acks.clone();
-    let problems = check_integrity(&client(), &acks);
+    let matches = tally.lock().unwrap().matches.clone();
+    // Servers first agree (a match the computer was moving in settles),
+    // then the acknowledged moves are looked for.
+    let (servers, disagreements) = check_consistency(&client(0), &matches);
+    let problems = check_integrity(&client(0), &acks);
     let t = tally.lock().unwrap();
     let mut sorted = t.latencies.clone();
     sorted.sort();
     println!(
-        "{} players and {} matches against the computer ({}) for {:.0} s",
-        o.players, o.ai, o.engine, elapsed
+        "{} players and {} matches against the computer ({}) for {:.0} s on {} server(s)",
+        o.players,
+        o.ai,
+        o.engine,
+        elapsed,
+        o.bases.len()
     );
     println!(
         "requests {} ({:.0}/s), p50 {:.1} ms, p99 {:.1} ms, max {:.1} ms",
@@ -310,8 +395,8 @@ fn main() -> std::process::ExitCode {
         sorted.last().map_or(0.0, |d| d.as_secs_f64() * 1e3)
     );
     println!(
-        "matches created {}, moves acknowledged {}, requests that found the server down {}",
-        t.matches,
+        "matches created {}, moves acknowledged {}, requests that found a server down {}",
+        t.matches.len(),
         acks.len(),
         t.unreachable
     );
@@ -331,7 +416,15 @@ fn main() -> std::process::ExitCode {
     for p in problems.iter().take(10) {
         println!("  {p}");
     }
-    if t.errors.is_empty() && problems.is_empty() {
+    println!(
+        "consistency: {} matches asked of {servers} server(s), {} where they disagree",
+        matches.len(),
+        disagreements.len()
+    );
+    for d in disagreements.iter().take(10) {
+        println!("  {d}");
+    }
+    if t.errors.is_empty() && problems.is_empty() && disagreements.is_empty() {
         std::process::ExitCode::SUCCESS
     } else {
         std::process::ExitCode::FAILURE

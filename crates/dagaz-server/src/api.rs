@@ -486,8 +486,9 @@ struct MoveRequest {
     text: String,
     #[serde(default)]
     token: String,
-    /// The match version the move was chosen at; when the match has moved
-    /// on since and the move is no longer legal, the answer is 409.
+    /// The match version the move was chosen at: when the match has moved
+    /// on since, the answer is 409 (in a free opening, only if the move is
+    /// no longer legal).
     version: Option<u64>,
 }
 
@@ -500,6 +501,19 @@ async fn make_move(
     let live = find_live(&state, &id).await?;
     let view = change_match(&state, &live, &req.token, |m| {
         let stale = req.version.is_some_and(|v| v != m.version);
+        // Players take turns: a move chosen in another position than the
+        // match's is refused. In a free opening, where both sides move
+        // at once, it is played if it is still legal.
+        if stale && !m.game().in_free_phase(m.session().position()) {
+            return Err(Refusal::new(
+                409,
+                format!(
+                    "the match changed before this move arrived (it was chosen at version {}, the match is at {})",
+                    req.version.unwrap_or_default(),
+                    m.version
+                ),
+            ));
+        }
         match m.move_change(&req.token, &req.text) {
             Err(r) if r.status == 400 && stale => Err(Refusal::new(
                 409,
@@ -555,9 +569,25 @@ async fn change_match(
     token: &str,
     compute: impl Fn(&Match) -> Result<Change, Refusal>,
 ) -> ApiResult<MatchView> {
+    let mut checked = false;
     for _ in 0..CONFLICT_TRIES {
         let mut m = live.lock().await;
-        let change = compute(&m)?;
+        let change = match compute(&m) {
+            Ok(change) => change,
+            // A refusal on a shared store may come from a match another
+            // server changed a moment ago (its notice not here yet): the
+            // request is judged again on the stored match.
+            Err(refusal) if !checked && state.store().shared() => {
+                checked = true;
+                let stored = state.store().get(&m.id).await?;
+                if stored.is_some_and(|s| s.version != m.version) {
+                    reload(state, live, &mut m).await?;
+                    continue;
+                }
+                return Err(refusal.into());
+            }
+            Err(refusal) => return Err(refusal.into()),
+        };
         match save_and_apply(state, live, &mut m, change).await {
             Ok(()) => {
                 think_if_needed(state, live, &m);
@@ -605,12 +635,16 @@ async fn save_and_apply(
 /// tells the watchers, and stops a search for the position it had.
 pub(crate) async fn reload(state: &Shared, live: &Live, m: &mut Match) -> ApiResult<()> {
     let (stored, moves) = load(state, &m.id).await?;
-    let fresh = restore(state, &stored, &moves)?;
-    if fresh.version != m.version {
-        live.stop_thinking();
-        *m = fresh;
-        live.notify(m.version);
+    if stored.version == m.version {
+        return Ok(());
     }
+    // Usually the other servers only played moves: those are played here
+    // too; otherwise the match is rebuilt from its start.
+    if !m.catch_up(&moves, stored.result.as_ref(), stored.version) {
+        *m = restore(state, &stored, &moves)?;
+    }
+    live.stop_thinking();
+    live.notify(m.version);
     Ok(())
 }
 

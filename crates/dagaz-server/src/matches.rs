@@ -135,6 +135,36 @@ impl Match {
         Ok(())
     }
 
+    /// Catches up with the stored match when it only played moves after
+    /// this one's (another server's moves): plays them and takes the
+    /// stored version. False, changing nothing, when the stored moves do
+    /// not continue this match's (moves were taken back) or one of them
+    /// does not play.
+    pub fn catch_up(
+        &mut self,
+        texts: &[String],
+        result: Option<&StoredResult>,
+        version: u64,
+    ) -> bool {
+        let played = self.session.texts();
+        if texts.len() < played.len() || texts[..played.len()] != *played {
+            return false;
+        }
+        let mut next = Match {
+            id: self.id.clone(),
+            mode: self.mode,
+            seats: self.seats.clone(),
+            session: self.session.clone(),
+            version,
+        };
+        let ply = next.ply();
+        if next.restore(&texts[ply..], result).is_err() {
+            return false;
+        }
+        *self = next;
+        true
+    }
+
     pub fn game(&self) -> &Arc<Game> {
         self.session.game()
     }
@@ -543,6 +573,29 @@ mod tests {
         m.apply(resign);
         assert_eq!(m.result_text().as_deref(), Some("0-1"));
         assert_eq!(play(&mut m, "w", "g1f3").unwrap_err().status, 409);
+    }
+
+    #[test]
+    fn a_match_catches_up_with_moves_played_elsewhere() {
+        let texts = |t: &[&str]| t.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        let mut m = chess_match(Mode::Local, ["t", "t"]);
+        play(&mut m, "t", "e2e4").unwrap();
+        assert!(m.catch_up(&texts(&["e2e4", "e7e5", "g1f3"]), None, 7));
+        assert_eq!(m.session().texts(), texts(&["e2e4", "e7e5", "g1f3"]));
+        assert_eq!((m.version, m.session().side()), (7, 1));
+        // Moves taken back and others played: not a continuation.
+        assert!(!m.catch_up(&texts(&["e2e4", "c7c5"]), None, 9));
+        // A stored move that does not play changes nothing.
+        assert!(!m.catch_up(&texts(&["e2e4", "e7e5", "g1f3", "e8e6"]), None, 8));
+        assert_eq!((m.version, m.ply()), (7, 3));
+        // A resignation stored after the same moves.
+        let resigned = StoredResult {
+            score: "1-0".into(),
+            winner: Some(0),
+            reason: "Black resigned".into(),
+        };
+        assert!(m.catch_up(&texts(&["e2e4", "e7e5", "g1f3"]), Some(&resigned), 8));
+        assert_eq!(m.result_text().as_deref(), Some("1-0"));
     }
 
     #[test]

@@ -188,6 +188,11 @@ pub trait Store: Send + Sync {
     async fn notices(&self) -> Result<Option<mpsc::Receiver<Notice>>, StoreError> {
         Ok(None)
     }
+    /// Whether other servers may change the matches (PostgreSQL): then a
+    /// match kept in memory may lag behind the store by a notice.
+    fn shared(&self) -> bool {
+        false
+    }
     /// What the store is, for the start-up line ("SQLite file x.db").
     fn describe(&self) -> String;
 }

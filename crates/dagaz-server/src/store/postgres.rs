@@ -401,6 +401,10 @@ impl Store for PostgresStore {
         Ok(Some(rx))
     }
 
+    fn shared(&self) -> bool {
+        true
+    }
+
     fn describe(&self) -> String {
         format!("PostgreSQL {}", redacted(&self.url))
     }
