@@ -17,7 +17,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 if [ -z "${DAGAZ_TEST_POSTGRES:-}" ]; then
-    exec scripts/with-postgres.sh "$0" "$@"
+    exec scripts/with-postgres.sh scripts/cluster.sh "$@"
 fi
 seconds=${1:-60}
 players=${2:-100}
@@ -33,7 +33,8 @@ ai=$((players / 10))
 cargo build --release --quiet -p dagaz-cli --bin dagaz --example load
 dir=$(mktemp -d)
 pids=()
-trap 'kill "${pids[@]}" 2>/dev/null || true; rm -rf "$dir"' EXIT
+client=""
+trap 'kill "${pids[@]}" $client 2>/dev/null || true; rm -rf "$dir"' EXIT
 free_port() {
     python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
 }

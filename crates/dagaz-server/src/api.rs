@@ -720,7 +720,14 @@ pub(crate) async fn find_live(state: &Shared, id: &str) -> ApiResult<Arc<Live>> 
         .entry(id.to_string())
         .or_insert(live)
         .clone();
-    think_if_needed(state, &live, &*live.lock().await);
+    let mut m = live.lock().await;
+    // Another server's notice may have come between the read and the
+    // insert, and been passed over: read the version once more.
+    if state.store().shared() {
+        reload(state, &live, &mut m).await?;
+    }
+    think_if_needed(state, &live, &m);
+    drop(m);
     Ok(live)
 }
 

@@ -18,6 +18,9 @@ const POLL: Duration = Duration::from_secs(1);
 /// How long a job waits for the server that queued it before any server
 /// may take it.
 const UNCLAIMED_WAIT: Duration = Duration::from_secs(2);
+/// How often a match is read again after another server's change when
+/// the store does not answer.
+const REFRESH_TRIES: usize = 5;
 
 /// Starts following `notices` (if the store sends them) and looking for
 /// jobs, until the server stops.
@@ -38,16 +41,18 @@ async fn follow(state: Arc<AppState>, mut notices: mpsc::Receiver<Notice>) {
         };
         match notice {
             None => return,
+            // Each match is brought up to date on its own task, so that a
+            // match whose lock is held a while holds up no other.
             Some(Notice::Changed { id, version }) => {
                 let live = state.live_map().get(&id).cloned();
                 if let Some(live) = live {
-                    refresh(&state, &live, Some(version)).await;
+                    tokio::spawn(refresh(state.clone(), live, Some(version)));
                 }
             }
             Some(Notice::Resync) => {
                 let all: Vec<Arc<Live>> = state.live_map().values().cloned().collect();
                 for live in all {
-                    refresh(&state, &live, None).await;
+                    tokio::spawn(refresh(state.clone(), live, None));
                 }
             }
         }
@@ -55,15 +60,21 @@ async fn follow(state: Arc<AppState>, mut notices: mpsc::Receiver<Notice>) {
 }
 
 /// Reads the match again unless it is already at `version` (this
-/// server's own change, announced back).
-async fn refresh(state: &Arc<AppState>, live: &Arc<Live>, version: Option<u64>) {
-    let mut m = live.lock().await;
-    if version.is_some_and(|v| v <= m.version) {
-        return;
-    }
-    // A match that cannot be read now is read again at its next change.
-    if reload(state, live, &mut m).await.is_ok() {
-        think_if_needed(state, live, &m);
+/// server's own change, announced back). A store that cannot be read now
+/// (all connections busy) is asked again, a few times.
+async fn refresh(state: Arc<AppState>, live: Arc<Live>, version: Option<u64>) {
+    for attempt in 0..REFRESH_TRIES {
+        if attempt > 0 {
+            tokio::time::sleep(POLL).await;
+        }
+        let mut m = live.lock().await;
+        if version.is_some_and(|v| v <= m.version) {
+            return;
+        }
+        if reload(&state, &live, &mut m).await.is_ok() {
+            think_if_needed(&state, &live, &m);
+            return;
+        }
     }
 }
 
@@ -94,7 +105,7 @@ async fn take_jobs(state: Arc<AppState>) {
             let Ok(live) = find_live(&state, &id).await else {
                 continue;
             };
-            refresh(&state, &live, Some(version)).await;
+            refresh(state.clone(), live.clone(), Some(version)).await;
             think_if_needed(&state, &live, &*live.lock().await);
         }
     }

@@ -119,6 +119,14 @@ impl Match {
                 .play_text(t)
                 .map_err(|e| format!("stored move '{t}': {e}"))?;
         }
+        if let Some(w) = result.and_then(|r| r.winner)
+            && w >= self.game().players.len()
+        {
+            return Err(format!(
+                "stored winner {w}, but the game has {} players",
+                self.game().players.len()
+            ));
+        }
         if self.session.result().is_none()
             && let Some(r) = result
         {

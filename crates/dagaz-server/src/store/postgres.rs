@@ -25,6 +25,10 @@ const MIGRATION_LOCK: i64 = 0x0064_6167_617a; // "dagaz"
 const POOL_SIZE: usize = 16;
 /// The longest a request waits for a free connection.
 const POOL_WAIT: Duration = Duration::from_secs(5);
+/// Bounds of every statement and open transaction (unless the URL sets
+/// `options` of its own).
+const STATEMENT_LIMITS: &str =
+    "-c statement_timeout=10000 -c idle_in_transaction_session_timeout=10000";
 /// The database's clock in milliseconds since 1970.
 const NOW_MS: &str = "(extract(epoch from clock_timestamp()) * 1000)::bigint";
 
@@ -61,9 +65,13 @@ fn redacted(url: &str) -> String {
 impl PostgresStore {
     /// Connects to the database at `url` and migrates it.
     pub async fn connect(url: &str) -> Result<PostgresStore, StoreError> {
-        let config: tokio_postgres::Config = url
+        let mut config: tokio_postgres::Config = url
             .parse()
             .map_err(|e| StoreError::new("reading the database URL", e))?;
+        // No statement or transaction may hold a match's row for long.
+        if config.get_options().is_none() {
+            config.options(STATEMENT_LIMITS);
+        }
         let manager = Manager::from_config(
             config,
             NoTls,
