@@ -5,40 +5,11 @@
 //! another. `#[ignore]`d: they need a PostgreSQL server
 //! (`scripts/with-postgres.sh`, which `.ci/run` uses).
 
-use std::io::Read;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
-use serde_json::{Value, json};
+use serde_json::json;
 
-use crate::server::{TestDb, TestServer};
-
-fn moves(state: &Value) -> Vec<String> {
-    state["moves"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|m| m.as_str().unwrap().to_string())
-        .collect()
-}
-
-/// Polls `path` on `server` until `done` holds, for at most `limit`.
-fn wait_for(
-    server: &TestServer,
-    path: &str,
-    limit: Duration,
-    done: impl Fn(&Value) -> bool,
-) -> Value {
-    let start = Instant::now();
-    loop {
-        let (status, state) = server.get(path);
-        assert_eq!(status, 200, "{state}");
-        if done(&state) {
-            return state;
-        }
-        assert!(start.elapsed() < limit, "timed out: {state}");
-        std::thread::sleep(Duration::from_millis(50));
-    }
-}
+use crate::server::{TestDb, TestServer, moves};
 
 #[test]
 #[ignore = "needs PostgreSQL: scripts/with-postgres.sh cargo test -- --include-ignored"]
@@ -47,21 +18,8 @@ fn moves_alternate_between_servers_and_every_stream_sees_them() {
     let servers = [TestServer::start(&db), TestServer::start(&db)];
     let (id, token, _) = servers[0].create(&json!({"game": "chess", "mode": "local"}));
     // A watcher on the second server, which has not seen the match yet.
-    let mut stream = reqwest::blocking::Client::new()
-        .get(servers[1].url(&format!("/api/matches/{id}/events")))
-        .send()
-        .unwrap();
-    assert_eq!(stream.status().as_u16(), 200);
-    let mut seen = String::new();
-    let mut buf = [0u8; 256];
-    let mut read_until = |needle: &str, seen: &mut String| {
-        while !seen.contains(needle) {
-            let n = stream.read(&mut buf).unwrap();
-            assert!(n > 0, "stream ended: {seen}");
-            seen.push_str(&String::from_utf8_lossy(&buf[..n]));
-        }
-    };
-    read_until("data: 0", &mut seen);
+    let mut events = servers[1].events(&id);
+    events.read_until("data: 0");
     let line = ["e2e4", "e7e5", "g1f3", "b8c6", "f1b5", "a7a6"];
     for (ply, m) in line.iter().enumerate() {
         let (on, other) = (&servers[ply % 2], &servers[1 - ply % 2]);
@@ -72,13 +30,10 @@ fn moves_alternate_between_servers_and_every_stream_sees_them() {
         assert_eq!(status, 200, "move {m} on server {}: {state}", ply % 2);
         assert_eq!(moves(&state), line[..=ply]);
         // The other server shows it, and its stream announces it.
-        wait_for(
-            other,
-            &format!("/api/matches/{id}"),
-            Duration::from_secs(5),
-            |s| moves(s).len() == ply + 1,
-        );
-        read_until(&format!("data: {}", ply + 1), &mut seen);
+        other.wait_for(&format!("/api/matches/{id}"), Duration::from_secs(5), |s| {
+            moves(s).len() == ply + 1
+        });
+        events.read_until(&format!("data: {}", ply + 1));
     }
 }
 
@@ -130,12 +85,9 @@ fn two_servers_never_accept_two_moves_at_one_ply() {
     }
     // Both servers show exactly the accepted moves.
     for server in &servers {
-        wait_for(
-            server,
-            &format!("/api/matches/{id}"),
-            Duration::from_secs(5),
-            |s| moves(s) == played,
-        );
+        server.wait_for(&format!("/api/matches/{id}"), Duration::from_secs(5), |s| {
+            moves(s) == played
+        });
     }
 }
 
@@ -153,8 +105,7 @@ fn the_computer_move_of_a_killed_server_is_made_by_another() {
     first.kill();
     // The second server has never seen the match: it finds the computer's
     // job in the store once the first one's claim has run out.
-    let state = wait_for(
-        &second,
+    let state = second.wait_for(
         &format!("/api/matches/{id}"),
         Duration::from_secs(30),
         |s| moves(s).len() == 1,

@@ -2,8 +2,9 @@
 //! tests, its store (a SQLite file or a PostgreSQL database), and small
 //! JSON request helpers.
 
-use std::io::{BufRead, BufReader};
+use std::io::{BufRead, BufReader, Read};
 use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
@@ -203,6 +204,65 @@ impl TestServer {
             r,
         )
     }
+}
+
+impl TestServer {
+    /// Polls `path` until `done` holds (another server's or the
+    /// computer's move arrives), for at most `limit`.
+    pub fn wait_for(&self, path: &str, limit: Duration, done: impl Fn(&Value) -> bool) -> Value {
+        let start = Instant::now();
+        loop {
+            let (status, state) = self.get(path);
+            assert_eq!(status, 200, "{state}");
+            if done(&state) {
+                return state;
+            }
+            assert!(start.elapsed() < limit, "timed out: {state}");
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+
+    /// The event stream of match `id`.
+    pub fn events(&self, id: &str) -> Events {
+        let stream = reqwest::blocking::Client::new()
+            .get(self.url(&format!("/api/matches/{id}/events")))
+            .send()
+            .unwrap();
+        assert_eq!(stream.status().as_u16(), 200);
+        Events {
+            stream,
+            seen: String::new(),
+        }
+    }
+}
+
+/// A match's server-sent events, read as they come.
+pub struct Events {
+    stream: reqwest::blocking::Response,
+    /// Everything read so far.
+    pub seen: String,
+}
+
+impl Events {
+    /// Reads until `needle` has been seen.
+    pub fn read_until(&mut self, needle: &str) {
+        let mut buf = [0u8; 256];
+        while !self.seen.contains(needle) {
+            let n = self.stream.read(&mut buf).unwrap();
+            assert!(n > 0, "stream ended: {}", self.seen);
+            self.seen.push_str(&String::from_utf8_lossy(&buf[..n]));
+        }
+    }
+}
+
+/// The moves of a match state.
+pub fn moves(state: &Value) -> Vec<String> {
+    state["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m.as_str().unwrap().to_string())
+        .collect()
 }
 
 impl Drop for TestServer {

@@ -1,35 +1,13 @@
 //! The web API, against a real `dagaz serve` on a loopback port.
 
-use std::io::Read;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
-use crate::server::{Backend, TestDb, TestServer};
+use crate::server::{Backend, TestDb, TestServer, moves};
 use serde_json::{Value, json};
-
-fn moves(state: &Value) -> Vec<String> {
-    state["moves"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|m| m.as_str().unwrap().to_string())
-        .collect()
-}
 
 /// Polls the match until `done` holds (the computer's move arrives).
 fn wait_for(server: &TestServer, path: &str, done: impl Fn(&Value) -> bool) -> Value {
-    let start = Instant::now();
-    loop {
-        let (status, state) = server.get(path);
-        assert_eq!(status, 200, "{state}");
-        if done(&state) {
-            return state;
-        }
-        assert!(
-            start.elapsed() < Duration::from_secs(30),
-            "timed out: {state}"
-        );
-        std::thread::sleep(Duration::from_millis(50));
-    }
+    server.wait_for(path, Duration::from_secs(30), done)
 }
 
 fn a_match_survives_a_restart(backend: Backend) {
@@ -212,21 +190,8 @@ fn events_announce_each_change(backend: Backend) {
     let db = TestDb::new(backend);
     let server = TestServer::start(&db);
     let (id, token, _) = server.create(&json!({"game": "checkers", "mode": "local"}));
-    let mut stream = reqwest::blocking::Client::new()
-        .get(server.url(&format!("/api/matches/{id}/events")))
-        .send()
-        .unwrap();
-    assert_eq!(stream.status().as_u16(), 200);
-    let mut seen = String::new();
-    let mut buf = [0u8; 256];
-    let mut read_until = |needle: &str, seen: &mut String| {
-        while !seen.contains(needle) {
-            let n = stream.read(&mut buf).unwrap();
-            assert!(n > 0, "stream ended: {seen}");
-            seen.push_str(&String::from_utf8_lossy(&buf[..n]));
-        }
-    };
-    read_until("data: 0", &mut seen);
+    let mut events = server.events(&id);
+    events.read_until("data: 0");
     let (_, state) = server.get(&format!("/api/matches/{id}"));
     let first = state["legal"][0]["text"].clone();
     let (status, _) = server.post(
@@ -234,8 +199,8 @@ fn events_announce_each_change(backend: Backend) {
         &json!({"move": first, "token": token}),
     );
     assert_eq!(status, 200);
-    read_until("data: 1", &mut seen);
-    assert!(seen.contains("event: version"), "{seen}");
+    events.read_until("data: 1");
+    assert!(events.seen.contains("event: version"), "{}", events.seen);
 }
 
 /// Creates a match against `engine` where the person (White) has made a
