@@ -10,6 +10,7 @@ use async_trait::async_trait;
 use deadpool_postgres::{Manager, ManagerConfig, Pool, RecyclingMethod, Timeouts};
 use futures_util::StreamExt;
 use tokio::sync::mpsc;
+use tokio_postgres::types::ToSql;
 use tokio_postgres::{AsyncMessage, NoTls, Row};
 
 use super::{
@@ -105,6 +106,17 @@ impl PostgresStore {
             };
             StoreError::new(doing, message)
         })
+    }
+
+    /// Runs one statement on a pooled connection; its rows.
+    async fn rows(
+        &self,
+        doing: &'static str,
+        sql: &str,
+        params: &[&(dyn ToSql + Sync)],
+    ) -> Result<Vec<Row>, StoreError> {
+        let client = self.client(doing).await?;
+        ctx(doing, client.query(sql, params).await)
     }
 
     /// Applies the migrations this database lacks, one server at a time.
@@ -279,49 +291,25 @@ impl Store for PostgresStore {
 
     async fn get(&self, id: &str) -> Result<Option<StoredMatch>, StoreError> {
         let doing = "reading a match";
-        let client = self.client(doing).await?;
-        let row = ctx(
-            doing,
-            client
-                .query_opt(
-                    &format!("SELECT {MATCH_COLUMNS} FROM matches WHERE id = $1"),
-                    &[&id],
-                )
-                .await,
-        )?;
-        row.map(|r| ctx(doing, r.stored_match())).transpose()
+        let sql = format!("SELECT {MATCH_COLUMNS} FROM matches WHERE id = $1");
+        let rows = self.rows(doing, &sql, &[&id]).await?;
+        rows.first()
+            .map(|r| ctx(doing, r.stored_match()))
+            .transpose()
     }
 
     async fn moves(&self, id: &str) -> Result<Vec<String>, StoreError> {
         let doing = "reading moves";
-        let client = self.client(doing).await?;
-        let rows = ctx(
-            doing,
-            client
-                .query(
-                    "SELECT text FROM moves WHERE match_id = $1 ORDER BY ply",
-                    &[&id],
-                )
-                .await,
-        )?;
+        let sql = "SELECT text FROM moves WHERE match_id = $1 ORDER BY ply";
+        let rows = self.rows(doing, sql, &[&id]).await?;
         rows.iter().map(|r| ctx(doing, r.try_get(0))).collect()
     }
 
     async fn list(&self) -> Result<Vec<StoredMatch>, StoreError> {
         let doing = "listing matches";
-        let client = self.client(doing).await?;
-        let rows = ctx(
-            doing,
-            client
-                .query(
-                    &format!(
-                        "SELECT {MATCH_COLUMNS} FROM matches \
-                         ORDER BY created DESC, id DESC LIMIT 200"
-                    ),
-                    &[],
-                )
-                .await,
-        )?;
+        let sql =
+            format!("SELECT {MATCH_COLUMNS} FROM matches ORDER BY created DESC, id DESC LIMIT 200");
+        let rows = self.rows(doing, &sql, &[]).await?;
         rows.iter().map(|r| ctx(doing, r.stored_match())).collect()
     }
 
@@ -358,25 +346,19 @@ impl Store for PostgresStore {
         limit: usize,
     ) -> Result<Vec<(String, u64)>, StoreError> {
         let doing = "looking for the computer's moves to make";
-        let client = self.client(doing).await?;
         // A queue: rows another server is claiming right now are skipped,
         // not waited for.
-        let rows = ctx(
-            doing,
-            client
-                .query(
-                    &format!(
-                        "UPDATE think_jobs SET owner = $1, lease_until = {NOW_MS} + $2 \
-                         WHERE match_id IN (SELECT match_id FROM think_jobs \
-                             WHERE (owner IS NULL AND queued < {NOW_MS} - $3) \
-                                OR lease_until < {NOW_MS} \
-                             ORDER BY queued LIMIT $4 FOR UPDATE SKIP LOCKED) \
-                         RETURNING match_id, version"
-                    ),
-                    &[&owner, &millis(lease), &millis(waited), &(limit as i64)],
-                )
-                .await,
-        )?;
+        let sql = format!(
+            "UPDATE think_jobs SET owner = $1, lease_until = {NOW_MS} + $2 \
+             WHERE match_id IN (SELECT match_id FROM think_jobs \
+                 WHERE (owner IS NULL AND queued < {NOW_MS} - $3) \
+                    OR lease_until < {NOW_MS} \
+                 ORDER BY queued LIMIT $4 FOR UPDATE SKIP LOCKED) \
+             RETURNING match_id, version"
+        );
+        let params: [&(dyn ToSql + Sync); 4] =
+            [&owner, &millis(lease), &millis(waited), &(limit as i64)];
+        let rows = self.rows(doing, &sql, &params).await?;
         rows.iter()
             .map(|r| {
                 let id: String = ctx(doing, r.try_get(0))?;
