@@ -788,7 +788,7 @@ pub(crate) fn think_if_needed(state: &Shared, live: &Arc<Live>, m: &Match) {
     let Some(engine) = m.computer_to_move() else {
         return;
     };
-    let version = m.version;
+    let (id, version) = (m.id.clone(), m.version);
     let stop = {
         let mut job = live.job();
         if job.as_ref().is_some_and(|j| j.version == version) {
@@ -808,9 +808,8 @@ pub(crate) fn think_if_needed(state: &Shared, live: &Arc<Live>, m: &Match) {
     let (state, live) = (state.clone(), live.clone());
     tokio::spawn(async move {
         let permit = state.thinkers.acquire().await;
-        let claimed = permit.is_some()
-            && !stop.load(Ordering::Relaxed)
-            && claim(&state, &live, version).await;
+        let claimed =
+            permit.is_some() && !stop.load(Ordering::Relaxed) && claim(&state, &id, version).await;
         let position = if claimed {
             let m = live.lock().await;
             let mut job = live.job();
@@ -844,13 +843,12 @@ pub(crate) fn think_if_needed(state: &Shared, live: &Arc<Live>, m: &Match) {
 
 /// Claims the computer's move at `version` in the store; false if another
 /// server has it (its move will be announced) or the store failed.
-async fn claim(state: &Shared, live: &Live, version: u64) -> bool {
-    let id = live.lock().await.id.clone();
+async fn claim(state: &Shared, id: &str, version: u64) -> bool {
     let lease = state.thinkers.lease();
     matches!(
         state
             .store()
-            .claim_job(&id, version, &state.instance, lease)
+            .claim_job(id, version, &state.instance, lease)
             .await,
         Ok(true)
     )
