@@ -531,35 +531,66 @@ fn captured_value(game: &Game, mv: MoveRef) -> i64 {
 /// The squares where a move that is not a drop puts pieces from the
 /// mover's hand (gating). Such pieces never shield the mover's royal
 /// pieces: Seirawan chess's rule that gating may not block a check.
+///
+/// A piece came from the hand when the mover's hand count of its type
+/// fell by more than the move's captures put back: in S-house a capture
+/// may put a piece of the gated type into the hand in the same move, and
+/// the hand's count then does not change.
 pub(crate) fn gated_squares(game: &Game, mv: MoveRef) -> Vec<Square> {
+    if mv.header.from().is_none() || !game.has_hands() {
+        return Vec::new();
+    }
     let squares = game.topology.len();
-    let takes_from_hand = || {
-        mv.changes
-            .iter()
-            .any(|c| c.slot as usize >= squares && c.new.0 < c.old.0)
-    };
-    if mv.header.from().is_none() || !game.has_hands() || !takes_from_hand() {
+    let to = mv.header.to();
+    // An ordinary move sets no piece off its destination: done at once.
+    let sets_elsewhere = mv
+        .changes
+        .iter()
+        .any(|c| (c.slot as usize) < squares && Some(Square(c.slot)) != to && !c.new.is_empty());
+    if !sets_elsewhere {
         return Vec::new();
     }
     let player = mv.header.player as usize;
-    let taken: Vec<u16> = (0..game.pieces.len() as u16)
-        .filter(|&t| {
-            let slot = game.hand_slot(player, t) as u16;
+    let mine = |cell: crate::position::Cell| {
+        !cell.is_empty() && game.cells.info(cell).owner as usize == player
+    };
+    let on_board = |c: &&crate::position::Change| (c.slot as usize) < squares;
+    // How many pieces of type `t` left the mover's hand: its count fell by
+    // more than the move's captures put back into it.
+    let from_hand = |t: u16| -> i64 {
+        let slot = game.hand_slot(player, t) as u16;
+        let delta = mv
+            .changes
+            .iter()
+            .find(|c| c.slot == slot)
+            .map_or(0, |c| i64::from(c.new.0) - i64::from(c.old.0));
+        let refilled = if game.rules.captures_to_hand {
             mv.changes
                 .iter()
-                .any(|c| c.slot == slot && c.new.0 < c.old.0)
-        })
-        .collect();
-    if taken.is_empty() {
-        return Vec::new();
-    }
+                .filter(on_board)
+                .filter(|c| {
+                    let o = game.cells.info(c.old);
+                    !c.old.is_empty()
+                        && o.owner as usize != player
+                        && o.piece != NO_PIECE
+                        && game.cells.info(c.new) != o
+                        && game.pieces[o.piece as usize].demotes_to.unwrap_or(o.piece) == t
+                })
+                .count() as i64
+        } else {
+            0
+        };
+        refilled - delta
+    };
+    // Candidates: the mover's pieces set off the move's destination on a
+    // square that was empty or the mover's own (a converted enemy piece is
+    // no gating) — none in an ordinary move.
     mv.changes
         .iter()
-        .filter(|c| (c.slot as usize) < squares && Some(Square(c.slot)) != mv.header.to())
-        .filter(|c| {
-            let info = game.cells.info(c.new);
-            !c.new.is_empty() && info.owner as usize == player && taken.contains(&info.piece)
-        })
+        .filter(on_board)
+        .filter(|c| Some(Square(c.slot)) != to)
+        .filter(|c| mine(c.new) && (c.old.is_empty() || mine(c.old)))
+        .filter(|c| from_hand(game.cells.info(c.new).piece) > 0)
         .map(|c| Square(c.slot))
         .collect()
 }

@@ -104,3 +104,39 @@ fn en_passant_as_passed_and_landing_squares() {
     let wrong = "rnbqkbnr/ppp1pppp/8/8/2Pp4/8/PP1PPPPP/RNBQKBNR b KQkq d3d4 0 1";
     assert!(game.parse_position(wrong).is_err());
 }
+
+/// The legal moves' texts of `fen`.
+fn texts(game: &str, fen: &str) -> Vec<String> {
+    let game = std::sync::Arc::new(load_game(game).unwrap());
+    let pos = common::position(&game, fen);
+    dagaz::session::Session::from_position(game, pos)
+        .unwrap()
+        .legal_texts()
+        .to_vec()
+}
+
+#[test]
+fn in_s_house_a_gated_piece_blocks_no_check_when_a_capture_refills_the_hand() {
+    // The Bishop takes the Knight on h3 and brings a Knight in on f1: the
+    // captured Knight goes to the hand the gated one left, so the hand's
+    // count does not change — the gated Knight still came from it, and
+    // may not shield the King from the Queen on g1. (A random position of
+    // the Fairy-Stockfish differential test found this: dagaz had 68
+    // moves where Fairy-Stockfish has 67.)
+    let pinned = texts("chess:shouse", "4k3/8/8/8/8/7n/8/4KBq1[N] w F - 0 1");
+    assert!(!pinned.iter().any(|t| t.starts_with("f1")), "{pinned:?}");
+    // Without the pin both captures play, the gated one written with its
+    // piece, as S-chess writes it.
+    let free = texts("chess:shouse", "4k3/8/8/8/8/7n/8/4KB2[N] w F - 0 1");
+    for t in ["f1h3", "f1h3/Nf1"] {
+        assert!(free.iter().any(|m| m == t), "{t} in {free:?}");
+    }
+    assert_eq!(
+        texts(
+            "chess:shouse",
+            "reb1kb1r/p1pp1ppp/1pn1p3/3H4/h6P/2Np1R1n/PPEP1P2/1RBQKBq1[Npp] w CDEFkqcf - 0 14"
+        )
+        .len(),
+        67
+    );
+}
