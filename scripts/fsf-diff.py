@@ -2,7 +2,9 @@
 """Differential test of dagaz against Fairy-Stockfish (the `pyffish`
 package, a test oracle only): for every variant the two share, random
 positions from random games, perft in both, and on a mismatch the
-position narrowed down to the move where they differ.
+position narrowed down to the move where they differ. The SAN of every
+legal move of those positions is compared too (`get_san`), where dagaz
+writes SAN records.
 
     python scripts/fsf-diff.py [--positions N] [--depth D] [--seed S] [--variants a,b]
     python scripts/fsf-diff.py --game games/fairy/knightmate.toml --fsf knightmate
@@ -115,6 +117,44 @@ DROP_MATE_PIECES = {"P", "S"}
 def drop_mate(variant, fen, played, move):
     after_drop = played + [move]
     return not legal(variant, fen, after_drop) and sf.game_result(base(variant), fen, after_drop, is960(variant)) > 0
+
+
+# Where dagaz's SAN differs from Fairy-Stockfish's on purpose, and why.
+# The shogi family's records are KIF and USI, not SAN; Fairy-Stockfish
+# names its promoted pieces by other pieces' letters (a tokin is `G`).
+SAN_SKIP = {"judkins", "gorogoro", "yarishogi", "okisakishogi", "checkshogi", "euroshogi",
+            "shoshogi", "torishogi", "kyotoshogi", "micro", "dobutsu",
+            # Moves that also place a wall or an arrow, and Ataxx's clones
+            # and flips: dagaz writes them in its move text.
+            "amazons", "isolation", "isolation7x7", "snailtrail", "joust", "ataxx"}
+# Fairy-Stockfish marks no check where its King is not royal in its own
+# terms (a piece whose loss ends the game: atomic, whose lichess records
+# do mark checks, and petrified), for coregal's royal Queen, and for one
+# of spartan's two Kings.
+SAN_NO_CHECK_MARKS = {"chess:atomic", "chess:atomic960", "chess:nocheckatomic", "petrified",
+                      "coregal", "spartan"}
+
+
+def compare_san(game, name, variant, fen):
+    """Lines naming the legal moves of `fen` whose SAN differs."""
+    session = game.new_session(fen)
+    try:
+        ours = session.san_moves()
+    except dagaz.DagazError:
+        return []
+    theirs_legal = set(fsf_moves(variant, fen))
+    lines = []
+    for move, san in zip(session.legal_moves(), ours):
+        uci = fsf_text(move.text)
+        if uci not in theirs_legal:
+            continue
+        theirs = sf.get_san(base(variant), fen, uci, is960(variant), sf.NOTATION_SAN)
+        if name in SAN_NO_CHECK_MARKS:
+            san = san.rstrip("+#")
+            theirs = theirs.rstrip("+#")
+        if san != theirs:
+            lines.append(f"  SAN of {uci}: dagaz {san}, Fairy-Stockfish {theirs}")
+    return lines
 
 
 def fsf_perft(variant, fen, depth, played=()):
@@ -256,6 +296,12 @@ def compare(task):
             lines.append(f"FAIL {label}: dagaz refuses {fen}: {e}")
             continue
         theirs = fsf_perft(variant, fen, depth)
+        if name not in SAN_SKIP and Path(name).stem not in SAN_SKIP:
+            san = compare_san(game, name, variant, fen)
+            if san:
+                failures += 1
+                lines.append(f"FAIL {label} SAN at {fen}")
+                lines.extend(san[:10])
         checked += 1
         nodes += theirs
         if ours != theirs:

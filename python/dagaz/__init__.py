@@ -16,6 +16,8 @@ legal moves, ``push``/``pop``, the position string (``fen()``), the result,
 perft, a text or SVG picture, and for learning a fixed numbering of moves
 (``legal_action_mask``, ``push_action``) and ``observation`` planes.
 ``dagaz.search(session, "ab:0.2s")`` asks the computer for a move.
+``session.record()`` writes the game as PGN (SAN moves), PDN or KIF, and
+``dagaz.load_record(text)`` reads one back.
 ``dagaz.pettingzoo.env("xiangqi")`` is a PettingZoo AEC environment.
 """
 
@@ -32,6 +34,7 @@ from ._dagaz import (
     Session,
     games,
     import_variants,
+    load_record,
     search,
 )
 
@@ -48,5 +51,6 @@ __all__ = [
     "Session",
     "games",
     "import_variants",
+    "load_record",
     "search",
 ]

@@ -120,6 +120,10 @@ class Session:
     def push(self, move: Union[Move, str]) -> Move: ...
     def pop(self) -> Move: ...
     def fen(self) -> str: ...
+    def san_moves(self) -> list[str]:
+        """The legal moves in SAN, in the order of legal_moves()."""
+    def record(self, tags: Optional[dict[str, str]] = None) -> str:
+        """The game as its standard record: PGN, PDN or KIF."""
     def result(self) -> Optional[Result]: ...
     def perft(self, depth: int) -> int:
         """Leaves of the legal move tree (releases the GIL)."""
@@ -150,3 +154,6 @@ class SearchResult:
 
 def search(session: Session, engine: str = "ab:1s", seed: Optional[int] = None) -> Optional[SearchResult]:
     """The engine's move (releases the GIL while it thinks)."""
+
+def load_record(text: str, game: Optional[Game] = None) -> Session:
+    """Plays the first game of a PGN, PDN or KIF record into a session."""

@@ -352,6 +352,33 @@ impl Session {
         Ok(Move::of(self.inner.game(), mv.as_ref(), &text))
     }
 
+    /// The legal moves in standard algebraic notation (`Nbd7`, `e8=Q`,
+    /// `O-O`, `P@e4`), in the order of `legal_moves()`.
+    fn san_moves(&self) -> PyResult<Vec<String>> {
+        let game = self.game();
+        if !dagaz::text::san::applies(game) {
+            return Err(DagazError::new_err(format!(
+                "the moves of {} are not written in SAN (its squares are not named like e4)",
+                game.name
+            )));
+        }
+        if self.inner.is_over() {
+            return Ok(Vec::new());
+        }
+        let mut pos = self.inner.position_copy();
+        dagaz::text::san::texts(game, &mut pos, self.inner.legal())
+            .map_err(|e| DagazError::new_err(e.to_string()))
+    }
+
+    /// The game so far as its standard record: PGN (SAN moves for the
+    /// chess family), PDN for draughts, KIF for shogi. `tags` (`Event`,
+    /// `White`, `Black`, `Date`, …) fill the record's header.
+    #[pyo3(signature = (tags = None))]
+    fn record(&self, tags: Option<std::collections::BTreeMap<String, String>>) -> PyResult<String> {
+        let tags: Vec<(String, String)> = tags.unwrap_or_default().into_iter().collect();
+        dagaz::record::write(&self.inner, &tags).map_err(|e| DagazError::new_err(e.to_string()))
+    }
+
     /// The moves played, as text.
     #[getter]
     fn moves(&self) -> Vec<String> {
@@ -575,12 +602,39 @@ fn search(
     }))
 }
 
+/// Reads a game record (PGN, PDN or KIF) and plays its first game into a
+/// session: of `game` if given, else of the game the record names (its
+/// `Variant` or `GameType` tag; KIF is shogi; chess if it names none).
+#[pyfunction]
+#[pyo3(signature = (text, game = None))]
+fn load_record(text: &str, game: Option<&Game>) -> PyResult<Session> {
+    let records = dagaz::record::read(text).map_err(|e| DagazError::new_err(e.to_string()))?;
+    let record = &records[0];
+    let game = match game {
+        Some(g) => Game {
+            game: g.game.clone(),
+            encoding: g.encoding.clone(),
+        },
+        None => {
+            let name = dagaz::record::game_name(record).unwrap_or_else(|| "chess".into());
+            Game::new(&name)?
+        }
+    };
+    let inner = dagaz::record::load(game.game.clone(), record)
+        .map_err(|e| DagazError::new_err(e.to_string()))?;
+    Ok(Session {
+        inner,
+        encoding: game.encoding,
+    })
+}
+
 #[pymodule]
 fn _dagaz(m: &Bound<'_, PyModule>) -> PyResult<()> {
     let py = m.py();
     m.add_function(wrap_pyfunction!(games, m)?)?;
     m.add_function(wrap_pyfunction!(search, m)?)?;
     m.add_function(wrap_pyfunction!(import_variants, m)?)?;
+    m.add_function(wrap_pyfunction!(load_record, m)?)?;
     m.add_class::<Game>()?;
     m.add_class::<Session>()?;
     m.add_class::<Move>()?;

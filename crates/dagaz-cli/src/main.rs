@@ -140,11 +140,17 @@ enum Command {
     },
     /// Play in the terminal, against another person or the computer
     Play {
-        /// Built-in game name or path to a game file
-        game: String,
+        /// Built-in game name or path to a game file (with --load: the
+        /// game the record names, unless given)
+        #[arg(required_unless_present = "load")]
+        game: Option<String>,
         /// Start from this position
-        #[arg(long)]
+        #[arg(long, conflicts_with = "load")]
         fen: Option<String>,
+        /// Go on from the end of a game record: PGN, PDN or KIF (its first
+        /// game)
+        #[arg(long, value_name = "FILE")]
+        load: Option<std::path::PathBuf>,
         /// The computer's engine: random, ab:2s, ab:d6, mcts:1s, mcts-greedy:5000n
         #[arg(long, value_name = "ENGINE")]
         ai: Option<String>,
@@ -299,19 +305,27 @@ fn main() -> ExitCode {
         Command::Play {
             game,
             fen,
+            load: record,
             ai,
             computer,
             random,
             seed,
             fen_style,
-        } => load(&game).and_then(|g| {
-            let pos = start(&g, fen.as_deref())?;
+        } => (|| {
+            let session = match &record {
+                Some(path) => play::load_record(game.as_deref().map(load).transpose()?, path)?,
+                None => {
+                    let g = load(game.as_deref().unwrap_or_default())?;
+                    let pos = start(&g, fen.as_deref())?;
+                    Session::from_position(g, pos).map_err(|e| e.to_string())?
+                }
+            };
             let ai = ai
                 .map(|a| a.parse::<Engine>().map_err(|e| e.to_string()))
                 .transpose()?;
-            let sides = play::computer_players(&g, &random, &computer, ai)?;
-            play::play(g, pos, &sides, seed, fen_style)
-        }),
+            let sides = play::computer_players(session.game(), &random, &computer, ai)?;
+            play::play(session, &sides, seed, fen_style)
+        })(),
         Command::Analyse {
             game,
             fen,

@@ -172,10 +172,12 @@ pub fn run(game: &Arc<Game>, spec: &MatchSpec) -> Result<(), String> {
     if let Some(path) = &spec.save {
         records.sort_by_key(|(i, _)| *i);
         let names = [spec.a.name(), spec.b.name()];
-        let text: String = records
-            .iter()
-            .map(|(i, r)| write_record(game, r, i % 2 == 0, [&names[0], &names[1]], i + 1))
-            .collect();
+        let mut text = String::new();
+        for (i, r) in &records {
+            let names = [names[0].as_str(), names[1].as_str()];
+            text += &write_record(game, r, i % 2 == 0, names, i + 1).map_err(|e| e.to_string())?;
+            text.push('\n');
+        }
         std::fs::write(path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
         say!("games saved to {}", path.display());
     }

@@ -2,6 +2,7 @@
 //! computer (any engine of `dagaz::ai`, the random mover included).
 
 use std::io::BufRead;
+use std::path::Path;
 use std::sync::Arc;
 
 use rand::SeedableRng;
@@ -12,11 +13,12 @@ use dagaz::board::Square;
 use dagaz::entry;
 use dagaz::game::Game;
 use dagaz::position::Position;
+use dagaz::record;
 use dagaz::session::Session;
 
 const HELP: &str = "Type a move (e.g. e2e4, e7e8q), or its squares one by one, on one line \
 (\"a2 b2 b3\") or over several (\"e2\", then \"e4\"; an empty line ends a move that may stop \
-there), or: moves, undo, fen, help, quit";
+there), or: moves, undo, fen, record (the game as PGN, PDN or KIF), save FILE, help, quit";
 
 /// How positions are written: the game's own form, or Fairy-Stockfish's.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -34,11 +36,47 @@ impl FenStyle {
     }
 }
 
+/// Reads the first game of a record file (PGN, PDN, KIF; UTF-8 or
+/// Shift_JIS) into a session of `game`, or of the game the record names
+/// (chess if it names none).
+pub fn load_record(game: Option<Arc<Game>>, path: &Path) -> Result<Session, String> {
+    let bytes = std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    let text = record::decode(&bytes);
+    let in_file = |e: String| format!("{}: {e}", path.display());
+    let records = record::read(&text).map_err(|e| in_file(e.to_string()))?;
+    let first = &records[0];
+    let game = match game {
+        Some(g) => g,
+        None => {
+            // A PGN that names no variant is of chess.
+            let name = record::game_name(first).unwrap_or_else(|| "chess".into());
+            Arc::new(dagaz::import::open_game(&name).map_err(in_file)?)
+        }
+    };
+    if records.len() > 1 {
+        say!(
+            "{} holds {} games; playing on from the first",
+            path.display(),
+            records.len()
+        );
+    }
+    record::load(game, first).map_err(|e| in_file(e.to_string()))
+}
+
+/// The tags of a record written from the terminal: the players are a
+/// person, or the engine that plays the side.
+fn record_tags(game: &Game, computer: &[Option<Engine>]) -> Vec<(String, String)> {
+    let who = |side: usize| match computer.get(side).copied().flatten() {
+        Some(engine) => format!("dagaz {engine}"),
+        None => "?".to_string(),
+    };
+    record::header(&format!("dagaz play {}", game.name), [&who(0), &who(1)])
+}
+
 /// Plays until the game ends, the input ends or the user quits.
 /// `computer[p]` is the engine playing player `p`, if any.
 pub fn play(
-    game: Arc<Game>,
-    start: Position,
+    mut session: Session,
     computer: &[Option<Engine>],
     seed: Option<u64>,
     fen_style: FenStyle,
@@ -47,7 +85,7 @@ pub fn play(
         Some(s) => StdRng::seed_from_u64(s),
         None => StdRng::seed_from_u64(rand::random()),
     };
-    let mut session = Session::from_position(game.clone(), start).map_err(|e| e.to_string())?;
+    let game = session.game().clone();
     let stdin = std::io::stdin();
     let mut lines = stdin.lock().lines();
     say!("{} — {}", game.title, HELP);
@@ -98,6 +136,11 @@ pub fn play(
             "help" => say!("{HELP}"),
             "moves" => say!("{}", session.legal_texts().join(" ")),
             "fen" => say!("{}", fen_style.write(&game, session.position())),
+            "record" => match record::write(&session, &record_tags(&game, computer)) {
+                Ok(text) => say!("{}", text.trim_end()),
+                Err(e) => say!("{e}"),
+            },
+            text if text.starts_with("save ") => save(&session, computer, text[5..].trim()),
             "undo" => {
                 entered.clear();
                 undo(&mut session, computer);
@@ -112,6 +155,19 @@ pub fn play(
                 }
             },
         }
+    }
+}
+
+/// Writes the game's record to a file.
+fn save(session: &Session, computer: &[Option<Engine>], path: &str) {
+    let written = record::write(session, &record_tags(session.game(), computer))
+        .map_err(|e| e.to_string())
+        .and_then(|text| {
+            std::fs::write(path, text).map_err(|e| format!("cannot write {path}: {e}"))
+        });
+    match written {
+        Ok(()) => say!("saved to {path}"),
+        Err(e) => say!("{e}"),
     }
 }
 

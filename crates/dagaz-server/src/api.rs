@@ -29,7 +29,7 @@ use rand::SeedableRng;
 use rand::rngs::StdRng;
 use serde::Deserialize;
 
-use crate::matches::{Change, Match, Mode, Refusal};
+use crate::matches::{Change, Match, Mode, Refusal, stored_result};
 use crate::store::{Action, Save, SaveError, StoreError, StoredMatch};
 use crate::thinking::{self, Job, ThinkState};
 use crate::views::{
@@ -39,9 +39,11 @@ use crate::views::{
 use crate::{AppState, Live, page};
 use dagaz::ai::{self, Engine, Limit};
 use dagaz::game::Game;
+use dagaz::record;
+use dagaz::session::Session;
 
 /// Requests larger than this are refused before they are read.
-const BODY_LIMIT: usize = 16 * 1024;
+const BODY_LIMIT: usize = 64 * 1024;
 
 /// Engine specs a page may ask for: a longer time or more nodes than the
 /// search bounds (`thinking`) is refused outright; a depth is accepted up
@@ -298,6 +300,8 @@ fn sits_at_bottom(game: &Game, player: &dagaz::game::Player) -> bool {
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct NewMatch {
+    /// The game; with `record`, the game the record names if it names one.
+    #[serde(default)]
     game: String,
     /// `ai` (default), `local` or `online`.
     mode: Option<String>,
@@ -307,6 +311,23 @@ struct NewMatch {
     side: Option<usize>,
     /// A starting position in the game's position notation (FEN, SFEN, PDN).
     position: Option<String>,
+    /// A game record (PGN, PDN, KIF) whose first game the match goes on
+    /// from, with its moves and result.
+    record: Option<String>,
+}
+
+/// A record's first game, played into a session of the game the record
+/// names, else of `game` (chess if empty).
+fn imported(state: &AppState, game: &str, text: &str) -> ApiResult<Session> {
+    let records =
+        record::read(text).map_err(|e| ApiError::bad_request(format!("the record: {e}")))?;
+    let first = &records[0];
+    let name = record::game_name(first).unwrap_or_else(|| match game {
+        "" => "chess".to_string(),
+        g => g.to_string(),
+    });
+    let game = state.catalogue.game(&name).map_err(ApiError::bad_request)?;
+    record::load(game, first).map_err(|e| ApiError::bad_request(format!("the record: {e}")))
 }
 
 async fn create_match(
@@ -314,14 +335,27 @@ async fn create_match(
     body: Result<Json<NewMatch>, JsonRejection>,
 ) -> ApiResult<(StatusCode, Json<Created>)> {
     let Json(req) = body?;
-    let game = state
-        .catalogue
-        .game(&req.game)
-        .map_err(ApiError::bad_request)?;
-    let players = game.players.len();
-    let start = match &req.position {
+    let import = match &req.record {
+        Some(_) if req.position.is_some() => {
+            return Err(ApiError::bad_request(
+                "give a position or a record, not both",
+            ));
+        }
+        Some(text) => Some(imported(&state, &req.game, text)?),
         None => None,
-        Some(text) => Some(
+    };
+    let game = match &import {
+        Some(session) => session.game().clone(),
+        None => state
+            .catalogue
+            .game(&req.game)
+            .map_err(ApiError::bad_request)?,
+    };
+    let players = game.players.len();
+    let start = match (&req.position, &import) {
+        (_, Some(session)) => Some(session.start().clone()),
+        (None, None) => None,
+        (Some(text), None) => Some(
             game.parse_position(text)
                 .map_err(|e| ApiError::bad_request(e.to_string()))?,
         ),
@@ -361,7 +395,13 @@ async fn create_match(
             _ => token.clone(),
         })
         .collect();
-    let m = Match::new(id.clone(), game.clone(), mode, seats.clone(), start)?;
+    let mut m = Match::new(id.clone(), game.clone(), mode, seats.clone(), start)?;
+    let (moves, result) = match &import {
+        Some(session) => (session.texts().to_vec(), stored_result(session)),
+        None => (Vec::new(), None),
+    };
+    m.restore(&moves, result.as_ref())
+        .map_err(ApiError::bad_request)?;
     let computer_first = m.computer_to_move().is_some();
     let stored = StoredMatch {
         id: id.clone(),
@@ -372,16 +412,17 @@ async fn create_match(
             _ => None,
         },
         seats: seats.clone(),
-        start: req
-            .position
-            .as_ref()
-            .map(|_| game.write_position(m.session().start())),
-        result: None,
+        start: (m.session().start() != game.setup())
+            .then(|| game.write_position(m.session().start())),
+        result,
         created: now(),
-        plies: 0,
+        plies: moves.len(),
         version: 0,
     };
-    state.store().create(&stored, computer_first).await?;
+    state
+        .store()
+        .create(&stored, &moves, computer_first)
+        .await?;
     let invites = seats
         .iter()
         .enumerate()
@@ -666,14 +707,19 @@ async fn export(
 ) -> ApiResult<Response> {
     let Path(id) = id?;
     let live = find_live(&state, &id).await?;
-    let text = live.lock().await.export();
-    let disposition = HeaderValue::from_str(&format!("attachment; filename=\"dagaz-{id}.txt\""))
+    let (text, format) = live
+        .lock()
+        .await
+        .export()
+        .map_err(|e| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()))?;
+    let file = format!("dagaz-{id}.{}", format.extension());
+    let disposition = HeaderValue::from_str(&format!("attachment; filename=\"{file}\""))
         .unwrap_or(HeaderValue::from_static("attachment"));
     Ok((
         [
             (
                 header::CONTENT_TYPE,
-                HeaderValue::from_static("text/plain; charset=utf-8"),
+                HeaderValue::from_static(format.mime()),
             ),
             (header::CONTENT_DISPOSITION, disposition),
         ],

@@ -10,7 +10,9 @@ use dagaz::ai::Engine;
 use dagaz::board::Square;
 use dagaz::entry;
 use dagaz::game::{Game, GameResult};
+use dagaz::movegen::GenError;
 use dagaz::position::{MoveRef, NO_PIECE, Position, squares_of};
+use dagaz::record::{self, Format};
 use dagaz::session::Session;
 
 use crate::store::StoredResult;
@@ -440,46 +442,19 @@ impl Match {
         }
     }
 
-    /// The game as text, a header and the moves.
-    pub fn export(&self) -> String {
-        let game = self.game();
-        let s = &self.session;
-        let mut out = format!("[Game \"{}\"]\n[Match \"{}\"]\n", game.name, self.id);
-        if s.start() != game.setup() {
-            out += &format!("[Position \"{}\"]\n", game.write_position(s.start()));
-        }
-        for (p, player) in game.players.iter().enumerate() {
-            let who = match self.mode {
-                Mode::Ai { engine, human } if human != p => format!("computer ({engine})"),
-                _ => "person".to_string(),
-            };
-            out += &format!("[{} \"{who}\"]\n", player.name);
-        }
-        if let Some(r) = s.result() {
-            out += &format!(
-                "[Result \"{}\"]\n[Termination \"{}\"]\n",
-                r.score(game),
-                r.reason()
-            );
-        }
-        out.push('\n');
-        let n = game.players.len();
-        for (i, t) in s.texts().iter().enumerate() {
-            if i % n == 0 {
-                out += &format!("{}. ", i / n + 1);
-            }
-            out += t;
-            out.push(if i % n == n - 1 { '\n' } else { ' ' });
-        }
-        if let Some(t) = self.result_text() {
-            out += &format!("\n{t}");
-        }
-        out.push('\n');
-        out
+    /// The game as its standard record (PGN, PDN or KIF): the players
+    /// (a person, or the computer and its engine), today's date, the match.
+    pub fn export(&self) -> Result<(String, Format), GenError> {
+        let who = |p: usize| match self.mode {
+            Mode::Ai { engine, human } if human != p => format!("computer ({engine})"),
+            _ => "person".to_string(),
+        };
+        let tags = record::header(&format!("dagaz match {}", self.id), [&who(0), &who(1)]);
+        let text = record::write(&self.session, &tags)?;
+        Ok((text, Format::of(self.game())))
     }
 }
 
-/// The result of a session, as the store keeps it.
 /// The engine to ask, when the computer is to move in `session`.
 fn computer_in(mode: Mode, session: &Session) -> Option<Engine> {
     match mode {
@@ -488,6 +463,7 @@ fn computer_in(mode: Mode, session: &Session) -> Option<Engine> {
     }
 }
 
+/// The result of a session, as the store keeps it.
 pub fn stored_result(session: &Session) -> Option<StoredResult> {
     let game = session.game();
     session.result().map(|r| StoredResult {

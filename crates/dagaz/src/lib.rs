@@ -32,5 +32,6 @@ pub mod load;
 pub mod movegen;
 pub mod notation;
 pub mod position;
+pub mod record;
 pub mod session;
 pub mod text;

@@ -15,6 +15,7 @@ use crate::game::{Game, GameResult};
 use crate::movegen::{GenError, Generator};
 use crate::position::{Move, MoveList, MoveRef, Position};
 use crate::text::movetext::{self, MoveTextError};
+use crate::text::san;
 
 /// Why a session refused to change.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -156,10 +157,17 @@ impl Session {
         self.result.is_some()
     }
 
-    /// The index of the legal move a text names.
+    /// The index of the legal move a text names: dagaz's move text, or in
+    /// games written in SAN, a SAN move (`Nf3`).
     pub fn find(&self, text: &str) -> Result<usize, SessionError> {
         self.refuse_if_over()?;
-        Ok(movetext::find(&self.game, &self.legal, text)?)
+        match movetext::find(&self.game, &self.legal, text) {
+            Err(e @ MoveTextError::Illegal { .. }) if san::applies(&self.game) => {
+                let mut pos = self.pos.clone();
+                san::find(&self.game, &mut pos, &self.legal, text).map_err(|_| e.into())
+            }
+            found => Ok(found?),
+        }
     }
 
     /// The index of `mv` among the legal moves (a move an engine found

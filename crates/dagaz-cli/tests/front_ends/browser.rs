@@ -257,6 +257,54 @@ async fn chess_against_the_computer_by_clicking() {
 
 #[tokio::test(flavor = "multi_thread")]
 #[ignore = "needs chromium and chromedriver; run by .ci/run"]
+async fn game_records_are_imported_and_exported() {
+    let (_db, server) = start_server();
+    let dir = tempfile::tempdir().unwrap();
+    let driver = Driver::start();
+    let c = driver.browser(1100, 850).await;
+
+    // A KIF file in Shift_JIS, as Japanese programs write it, chosen with
+    // the file picker.
+    let kif = "手合割：平手\n手数----指手---------消費時間--\n   1 ７六歩(77)\n   2 ３四歩(33)\n   3 ２二角成(88)\n";
+    let path = dir.path().join("game.kif");
+    std::fs::write(&path, encoding_rs::SHIFT_JIS.encode(kif).0).unwrap();
+    c.goto(&server.url("/")).await.unwrap();
+    click(&c, "#opponent option[value='local']").await;
+    click(&c, "details:nth-of-type(2) summary").await;
+    let picker = c.find(Locator::Css("#record-file")).await.unwrap();
+    picker.send_keys(&path.to_string_lossy()).await.unwrap();
+    until(
+        &c,
+        "return document.getElementById('record').value.includes('２二角成')",
+    )
+    .await;
+    click(&c, "#start").await;
+    assert_eq!(wait_moves(&c, 3).await, ["7g7f", "3c3d", "8h2b+"]);
+
+    // A PGN pasted in; the Export link gives the game back as PGN.
+    c.goto(&server.url("/")).await.unwrap();
+    click(&c, "#opponent option[value='local']").await;
+    click(&c, "details:nth-of-type(2) summary").await;
+    c.execute(
+        "document.getElementById('record').value = arguments[0]",
+        vec![json!("[Event \"pasted\"]\n\n1. e4 e5 2. Nf3 Nc6 3. Bb5 *")],
+    )
+    .await
+    .unwrap();
+    click(&c, "#start").await;
+    assert_eq!(wait_moves(&c, 5).await.len(), 5);
+    let exported = until(
+        &c,
+        "return fetch(document.getElementById('export').href).then(r => r.text())",
+    )
+    .await;
+    let text = exported.as_str().unwrap_or("");
+    assert!(text.contains("1. e4 e5 2. Nf3 Nc6 3. Bb5 *"), "{text}");
+    c.close().await.unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread")]
+#[ignore = "needs chromium and chromedriver; run by .ci/run"]
 async fn a_fanorona_capture_chain_entered_part_by_part() {
     let (_dir, server) = start_server();
     let driver = Driver::start();

@@ -295,9 +295,51 @@ fn match_prints_running_results_and_elo() {
     let out = stdout(&o);
     assert!(out.contains("after game 4 of 4: A "), "{out}");
     assert!(out.contains("Elo difference of A over B"), "{out}");
+    // The games are saved as PDN, checkers' record format; the saved file
+    // plays on from its first game.
     let games = std::fs::read_to_string(&save).unwrap();
-    assert_eq!(games.matches("[Game \"checkers\"]").count(), 4);
+    assert_eq!(games.matches("[GameType \"21\"]").count(), 4);
     assert!(games.contains("[Round \"4\"]"));
+    let o = dagaz(&["play", "--load", save.to_str().unwrap()], "moves\nquit\n");
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(
+        stdout(&o).contains("holds 4 games; playing on from the first"),
+        "{}",
+        stdout(&o)
+    );
+}
+
+#[test]
+fn play_goes_on_from_a_record_and_writes_one() {
+    let dir = std::env::temp_dir().join(format!("dagaz-records-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let pgn = dir.join("opening.pgn");
+    std::fs::write(&pgn, "[Event \"test\"]\n\n1. e4 e5 2. Nf3 *\n").unwrap();
+    let saved = dir.join("saved.pgn");
+    let o = dagaz(
+        &["play", "--load", pgn.to_str().unwrap()],
+        &format!("Nc6\nrecord\nsave {}\nquit\n", saved.display()),
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(out.contains("1. e4 e5 2. Nf3 Nc6 *"), "{out}");
+    let text = std::fs::read_to_string(&saved).unwrap();
+    assert!(
+        text.contains("[Date \"") && text.contains("2. Nf3 Nc6 *"),
+        "{text}"
+    );
+
+    // A record that does not play names the move; an unreadable file, itself.
+    std::fs::write(&pgn, "1. e4 e5 2. Ke3 *").unwrap();
+    let o = dagaz(&["play", "--load", pgn.to_str().unwrap()], "");
+    assert!(!o.status.success());
+    assert!(stderr(&o).contains("move 3 ('Ke3')"), "{}", stderr(&o));
+    let o = dagaz(&["play", "chess", "--load", "/no/such/file.pgn"], "");
+    assert!(
+        stderr(&o).contains("cannot read /no/such/file.pgn"),
+        "{}",
+        stderr(&o)
+    );
 }
 
 #[test]

@@ -93,15 +93,76 @@ fn seats_turns_and_finished_games(backend: Backend) {
     let (status, r) = server.post(&path, &json!({"move": "g1f3", "token": white}));
     assert_eq!(status, 409);
     assert!(r["error"].as_str().unwrap().contains("over"), "{r}");
-    // The export is a game record.
-    let text = reqwest::blocking::get(server.url(&format!("/api/matches/{id}/export")))
+    // The export is a PGN record.
+    let response =
+        reqwest::blocking::get(server.url(&format!("/api/matches/{id}/export"))).unwrap();
+    let disposition = response.headers()["content-disposition"]
+        .to_str()
+        .unwrap()
+        .to_string();
+    assert!(
+        disposition.contains(&format!("dagaz-{id}.pgn")),
+        "{disposition}"
+    );
+    let text = response.text().unwrap();
+    assert!(
+        text.contains("[Result \"1-0\"]") && text.contains("1. e4 e5 1-0"),
+        "{text}"
+    );
+}
+
+fn a_record_is_imported_with_its_moves_and_result(backend: Backend) {
+    let db = TestDb::new(backend);
+    let mut server = TestServer::start(&db);
+    // A KIF names its game (shogi) whatever game the request names.
+    let kif = "手合割：平手\n手数----指手---------消費時間--\n   1 ７六歩(77)\n   2 ３四歩(33)\n\
+               \x20  3 ２二角成(88)\n   4 同　銀(31)\n";
+    let (id, token, _) = server.create(&json!({"game": "chess", "mode": "local", "record": kif}));
+    let (_, state) = server.get(&format!("/api/matches/{id}?token={token}"));
+    assert_eq!(state["game"], "shogi");
+    assert_eq!(moves(&state), ["7g7f", "3c3d", "8h2b+", "3a2b"]);
+    let path = format!("/api/matches/{id}/moves");
+    let (status, _) = server.post(&path, &json!({"move": "B*4e", "token": token}));
+    assert_eq!(status, 200);
+    let export = reqwest::blocking::get(server.url(&format!("/api/matches/{id}/export")))
         .unwrap()
         .text()
         .unwrap();
     assert!(
-        text.contains("[Result \"1-0\"]") && text.contains("1. e2e4 e7e5"),
-        "{text}"
+        export.contains("   4 同　銀(31)\n   5 ４五角打"),
+        "{export}"
     );
+
+    // A resigned game keeps its result, and both outlive a restart.
+    let pgn = "[White \"a\"]\n[Black \"b\"]\n[Result \"0-1\"]\n\n1. f4 e5 2. g4 0-1";
+    let (resigned, token2, _) = server.create(&json!({"mode": "local", "record": pgn}));
+    server.kill();
+    let server = TestServer::start(&db);
+    let (_, state) = server.get(&format!("/api/matches/{resigned}?token={token2}"));
+    assert_eq!(
+        state["game"], "chess",
+        "a PGN naming no variant, no game asked: chess"
+    );
+    assert_eq!(moves(&state), ["f2f4", "e7e5", "g2g4"]);
+    assert_eq!(state["result"]["text"], "0-1");
+    let (_, state) = server.get(&format!("/api/matches/{id}?token={token}"));
+    assert_eq!(moves(&state).len(), 5);
+
+    // A record that does not play is refused, naming the move.
+    let (status, r) = server.post(
+        "/api/matches",
+        &json!({"game": "chess", "record": "1. e4 e5 2. Ke3 *"}),
+    );
+    assert_eq!(status, 400);
+    assert!(
+        r["error"].as_str().unwrap().contains("move 3 ('Ke3')"),
+        "{r}"
+    );
+    let (status, _) = server.post(
+        "/api/matches",
+        &json!({"game": "chess", "record": "1. e4 *", "position": "8/8/8/8/8/8/8/8 w - - 0 1"}),
+    );
+    assert_eq!(status, 400);
 }
 
 fn bad_requests_get_json_errors(backend: Backend) {
@@ -307,6 +368,7 @@ fn in_a_free_opening_either_seat_moves_and_stale_moves_are_refused(backend: Back
 crate::on_both_stores!(
     a_match_survives_a_restart,
     seats_turns_and_finished_games,
+    a_record_is_imported_with_its_moves_and_result,
     bad_requests_get_json_errors,
     the_computer_replies_and_undo_goes_back_to_the_person,
     the_computer_plays_the_three_other_sides_of_four_player_chess,

@@ -85,6 +85,17 @@ const LEVELS = [
   ["ab:3s", "Computer: strong (3 s a move)"],
 ];
 
+// A record file's text: UTF-8, else Shift_JIS (KIF files of Japanese
+// programs).
+async function recordText(file) {
+  const bytes = await file.arrayBuffer();
+  try {
+    return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+  } catch {
+    return new TextDecoder("shift_jis").decode(bytes);
+  }
+}
+
 async function showHome() {
   stopEvents();
   document.title = "Dagaz";
@@ -112,6 +123,12 @@ async function showHome() {
   opponent.value = "ai ab:1s";
   const side = h("select", { id: "side" });
   const position = h("input", { id: "position", placeholder: "the game's usual setup", autocomplete: "off" });
+  const record = h("textarea", { id: "record", rows: 6, placeholder: "1. e4 e5 2. Nf3 …" });
+  const recordFile = h("input", { id: "record-file", type: "file", accept: ".pgn,.pdn,.kif,.kifu,.txt",
+    onchange: async () => {
+      const file = recordFile.files[0];
+      if (file) record.value = await recordText(file);
+    } });
   const refresh = () => {
     const o = options.find((x) => x.value === gameSel.value);
     description.textContent = o ? o.description : "";
@@ -125,6 +142,7 @@ async function showHome() {
     try {
       const body = { game: gameSel.value, mode, ai, side: Number(side.value) };
       if (position.value.trim()) body.position = position.value.trim();
+      if (record.value.trim()) body.record = record.value;
       const r = await api("/api/matches", body);
       localStorage.setItem(tokenKey(r.id), r.token);
       if (r.invites.length) localStorage.setItem(inviteKey(r.id), JSON.stringify(r.invites));
@@ -141,6 +159,9 @@ async function showHome() {
     h("label", { for: "side" }, "You play"), side,
     h("details", {}, h("summary", {}, "Start from a position"),
       h("label", { for: "position" }, "Position (FEN, SFEN or PDN, as the game writes it)"), position),
+    h("details", {}, h("summary", {}, "Go on from a game record"),
+      h("label", { for: "record" }, "A game in PGN, PDN or KIF (the game it names, else the one chosen above)"),
+      record, recordFile),
     start);
   const rows = matches.map((m) => h("tr", {},
     h("td", {}, h("a", { href: `/match/${m.id}`, onclick: (e) => { e.preventDefault(); go(`/match/${m.id}`); } }, m.title)),
@@ -610,7 +631,7 @@ function panel() {
       ? h("button", { id: "resign", onclick: () => { if (confirm("Resign this game?")) send("resign", {}); } }, "Resign")
       : null,
     h("button", { id: "new-game", onclick: () => go("/") }, "New game"),
-    h("a", { href: `/api/matches/${id}/export`, download: `dagaz-${id}.txt` }, "Export"));
+    h("a", { id: "export", href: `/api/matches/${id}/export`, download: true }, "Export"));
   return h("aside", { class: "panel" },
     h("h1", {}, game.title),
     status, chooser, buttons, share(), moves, typedForm);

@@ -152,9 +152,15 @@ pub const MIGRATIONS: &[Migration] = &[
 /// happens completely or not at all.
 #[async_trait]
 pub trait Store: Send + Sync {
-    /// Saves a new match (at version 0); `computer_next` queues the
-    /// computer's first move.
-    async fn create(&self, m: &StoredMatch, computer_next: bool) -> Result<(), StoreError>;
+    /// Saves a new match (at version 0) with the moves it starts with (an
+    /// imported game's) and its result; `computer_next` queues the
+    /// computer's move.
+    async fn create(
+        &self,
+        m: &StoredMatch,
+        moves: &[String],
+        computer_next: bool,
+    ) -> Result<(), StoreError>;
     /// Saves one change, if the match is still at `save.version`.
     async fn save(&self, save: &Save<'_>) -> Result<(), SaveError>;
     /// A match, if it exists.

@@ -251,15 +251,22 @@ async fn save_in(
 
 #[async_trait]
 impl Store for PostgresStore {
-    async fn create(&self, m: &StoredMatch, computer_next: bool) -> Result<(), StoreError> {
+    async fn create(
+        &self,
+        m: &StoredMatch,
+        moves: &[String],
+        computer_next: bool,
+    ) -> Result<(), StoreError> {
         let doing = "saving a new match";
         let mut client = self.client(doing).await?;
         let tx = ctx(doing, client.transaction().await)?;
+        let r = m.result.as_ref();
         ctx(
             doing,
             tx.execute(
-                "INSERT INTO matches (id, game, mode, ai, seats, start, created, version) \
-                 VALUES ($1, $2, $3, $4, $5, $6, $7, 0)",
+                "INSERT INTO matches \
+                 (id, game, mode, ai, seats, start, created, version, result, winner, reason) \
+                 VALUES ($1, $2, $3, $4, $5, $6, $7, 0, $8, $9, $10)",
                 &[
                     &m.id,
                     &m.game,
@@ -268,10 +275,23 @@ impl Store for PostgresStore {
                     &join_seats(&m.seats),
                     &m.start,
                     &m.created,
+                    &r.map(|r| r.score.as_str()),
+                    &r.and_then(|r| r.winner).map(|w| w as i64),
+                    &r.map(|r| r.reason.as_str()),
                 ],
             )
             .await,
         )?;
+        for (ply, text) in moves.iter().enumerate() {
+            ctx(
+                doing,
+                tx.execute(
+                    "INSERT INTO moves (match_id, ply, text) VALUES ($1, $2, $3)",
+                    &[&m.id, &(ply as i64), text],
+                )
+                .await,
+            )?;
+        }
         ctx(doing, queue_job(&tx, &m.id, 0, computer_next).await)?;
         ctx(doing, tx.commit().await)
     }

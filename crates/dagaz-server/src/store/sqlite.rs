@@ -153,15 +153,22 @@ fn queue_job(
 
 #[async_trait]
 impl Store for SqliteStore {
-    async fn create(&self, m: &StoredMatch, computer_next: bool) -> Result<(), StoreError> {
+    async fn create(
+        &self,
+        m: &StoredMatch,
+        moves: &[String],
+        computer_next: bool,
+    ) -> Result<(), StoreError> {
         let doing = "saving a new match";
         let mut conn = self.conn();
         let tx = ctx(doing, conn.transaction())?;
+        let r = m.result.as_ref();
         ctx(
             doing,
             tx.execute(
-                "INSERT INTO matches (id, game, mode, ai, seats, start, created, version) \
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, 0)",
+                "INSERT INTO matches \
+                 (id, game, mode, ai, seats, start, created, version, result, winner, reason) \
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, 0, ?8, ?9, ?10)",
                 params![
                     m.id,
                     m.game,
@@ -169,10 +176,22 @@ impl Store for SqliteStore {
                     m.ai,
                     join_seats(&m.seats),
                     m.start,
-                    m.created
+                    m.created,
+                    r.map(|r| r.score.as_str()),
+                    r.and_then(|r| r.winner).map(|w| w as i64),
+                    r.map(|r| r.reason.as_str())
                 ],
             ),
         )?;
+        for (ply, text) in moves.iter().enumerate() {
+            ctx(
+                doing,
+                tx.execute(
+                    "INSERT INTO moves (match_id, ply, text) VALUES (?1, ?2, ?3)",
+                    params![m.id, ply as i64, text],
+                ),
+            )?;
+        }
         ctx(doing, queue_job(&tx, &m.id, 0, computer_next))?;
         ctx(doing, tx.commit())
     }

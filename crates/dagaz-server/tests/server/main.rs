@@ -39,9 +39,14 @@ impl FlakyStore {
 
 #[async_trait::async_trait]
 impl Store for FlakyStore {
-    async fn create(&self, m: &StoredMatch, computer_next: bool) -> Result<(), StoreError> {
+    async fn create(
+        &self,
+        m: &StoredMatch,
+        moves: &[String],
+        computer_next: bool,
+    ) -> Result<(), StoreError> {
         self.check()?;
-        self.inner.create(m, computer_next).await
+        self.inner.create(m, moves, computer_next).await
     }
     async fn save(&self, save: &Save<'_>) -> Result<(), SaveError> {
         self.check()?;

@@ -56,7 +56,7 @@ async fn bodies_that_are_not_what_the_route_reads() {
         400,
     )
     .await;
-    let big = "x".repeat(20_000);
+    let big = "x".repeat(70_000);
     assert_json_refusal(
         Method::POST,
         "/api/matches",

@@ -53,7 +53,7 @@ async fn new_postgres_database() -> String {
 
 async fn matches_moves_and_versions(s: &dyn Store) {
     let m = new_match("m1");
-    s.create(&m, false).await.unwrap();
+    s.create(&m, &[], false).await.unwrap();
     s.save(&play("m1", 0, 0, "e2e4")).await.unwrap();
     s.save(&play("m1", 1, 1, "e7e5")).await.unwrap();
     assert_eq!(s.moves("m1").await.unwrap(), vec!["e2e4", "e7e5"]);
@@ -93,7 +93,7 @@ async fn matches_moves_and_versions(s: &dyn Store) {
 }
 
 async fn jobs_are_claimed_once_and_taken_over(s: &dyn Store, one_server: bool) {
-    s.create(&new_match("m1"), true).await.unwrap();
+    s.create(&new_match("m1"), &[], true).await.unwrap();
     let long = Duration::from_secs(60);
     assert!(s.claim_job("m1", 0, "a", long).await.unwrap());
     // On SQLite every job is the one server's; on PostgreSQL it is the
@@ -119,7 +119,7 @@ async fn jobs_are_claimed_once_and_taken_over(s: &dyn Store, one_server: bool) {
     assert!(!s.claim_job("m1", 0, "b", long).await.unwrap());
     assert!(!s.claim_job("m1", 1, "b", long).await.unwrap());
     // A job nobody claimed is open once it has waited.
-    s.create(&new_match("m2"), true).await.unwrap();
+    s.create(&new_match("m2"), &[], true).await.unwrap();
     assert!(
         s.claim_open_jobs("c", long, long, 5)
             .await
@@ -167,7 +167,7 @@ async fn postgres_servers_share_one_database() {
     let url = new_postgres_database().await;
     let opened = futures_util::future::join_all((0..3).map(|_| PostgresStore::connect(&url))).await;
     let stores: Vec<PostgresStore> = opened.into_iter().map(Result::unwrap).collect();
-    stores[0].create(&new_match("m"), false).await.unwrap();
+    stores[0].create(&new_match("m"), &[], false).await.unwrap();
     for round in 0..20u64 {
         let text = format!("move{round}");
         let saves: Vec<Save> = (0..3)

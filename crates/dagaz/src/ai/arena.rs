@@ -199,45 +199,33 @@ impl Tally {
     }
 }
 
-/// Writes a game record in a PGN-like form.
+/// Writes a match game as its game's standard record (PGN, PDN or KIF;
+/// [`crate::record`]): the players' names, the round, today's date.
 pub fn write_record(
-    game: &Game,
+    game: &Arc<Game>,
     record: &Record,
     a_plays_first: bool,
     names: [&str; 2],
     number: u32,
-) -> String {
+) -> Result<String, GenError> {
     let (first, second) = if a_plays_first {
         (names[0], names[1])
     } else {
         (names[1], names[0])
     };
-    let result = record.result.score(game);
-    let reason = record.result.reason();
-    let mut out = format!(
-        "[Game \"{}\"]\n[Round \"{number}\"]\n[{} \"{first}\"]\n[{} \"{second}\"]\n[Result \"{result}\"]\n[Termination \"{reason}\"]\n\n",
-        game.name, game.players[0].name, game.players[1].name
-    );
-    let mut line = String::new();
-    for (i, m) in record.moves.iter().enumerate() {
-        if i % 2 == 0 {
-            line += &format!("{}. ", i / 2 + 1);
-        }
-        line += m;
-        line.push(' ');
-        if line.len() > 72 {
-            out += line.trim_end();
-            out.push('\n');
-            line.clear();
-        }
+    let mut session = Session::new(game.clone())?;
+    for text in &record.moves {
+        session.play_text(text).map_err(|e| match e {
+            SessionError::Generation(g) => g,
+            other => unreachable!("replaying a match game's own move: {other}"),
+        })?;
     }
-    out += line.trim_end();
-    if !line.is_empty() {
-        out.push(' ');
+    if session.result() != Some(&record.result) {
+        session.declare(record.result.clone());
     }
-    out += &result;
-    out.push_str("\n\n");
-    out
+    let mut tags = crate::record::header("dagaz match", [first, second]);
+    tags.push(("Round".to_string(), number.to_string()));
+    crate::record::write(&session, &tags)
 }
 
 #[cfg(test)]

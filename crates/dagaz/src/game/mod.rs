@@ -54,6 +54,8 @@ pub struct PieceType {
     /// How the piece is written in position strings: its letter, or e.g.
     /// `+P` for a promoted shogi piece.
     pub symbol: String,
+    /// Its letter in SAN records, where that is not its position letter.
+    pub san: Option<char>,
     /// What the piece becomes when captured into a hand (a promoted piece
     /// goes back to its base piece).
     pub demotes_to: Option<u16>,
@@ -265,6 +267,17 @@ impl TurnOrder {
     }
 }
 
+/// The record formats of whole games (`crate::record`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RecordFormat {
+    /// PGN; SAN moves where SAN applies, else dagaz's move text.
+    Pgn,
+    /// PDN: draughts games (`32-28`, `26x17`, `c3-c4`).
+    Pdn,
+    /// KIF: shogi games in the Japanese notation (`７六歩(77)`).
+    Kif,
+}
+
 /// The form of a game's position strings.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum PositionFormat {
@@ -317,6 +330,9 @@ pub struct Game {
     /// as `game:variant`.
     pub variants: Vec<(String, String)>,
     pub description: String,
+    /// The format of its records, where the game file names one (else
+    /// the position format decides: `record::Format::of`).
+    pub record: Option<RecordFormat>,
     /// What squares hold; decides the meaning of take, drop and capture.
     pub board_kind: crate::board::BoardKind,
     pub players: Vec<Player>,
@@ -529,6 +545,14 @@ impl Game {
             .iter()
             .find(|(_, t)| *t == piece)
             .map_or_else(|| self.pieces[piece as usize].letter, |(c, _)| *c)
+    }
+
+    /// The letter of a piece type in SAN records: the game file's `san`,
+    /// else Fairy-Stockfish's letter.
+    pub fn san_letter(&self, piece: u16) -> char {
+        self.pieces[piece as usize]
+            .san
+            .unwrap_or_else(|| self.fsf_letter(piece))
     }
 
     /// Plays `mv` (generated in `pos`) on `pos`.

@@ -255,6 +255,7 @@ impl Loader<'_> {
                     .symbol
                     .as_ref()
                     .map_or_else(|| letters[i].to_string(), |s| s.get_ref().clone()),
+                san: self.san_letter(pname, p),
                 demotes_to: self.piece_ref(
                     pname,
                     "demotes_to",
@@ -326,6 +327,7 @@ impl Loader<'_> {
                 .collect(),
             board_kind,
             description: spec.game.description.clone(),
+            record: self.record_format(&spec.game),
             initial: Position::empty(squares, extra, players.len(), pieces.len()),
             players,
             topology,

@@ -46,6 +46,20 @@ impl Loader<'_> {
         letters
     }
 
+    /// A piece's `san` letter, if the file gives one.
+    pub(super) fn san_letter(&mut self, pname: &str, p: &PieceSection) -> Option<char> {
+        let l = p.san.as_ref()?;
+        let letter = single_char(l.get_ref()).filter(|c| c.is_ascii_uppercase());
+        if letter.is_none() {
+            self.error(
+                format!("pieces.{pname}.san: one upper-case letter A-Z"),
+                Some(l.span()),
+                "here",
+            );
+        }
+        letter
+    }
+
     /// A piece's `betza` key translated into a move expression.
     pub(super) fn betza_moves(&mut self, pname: &str, piece: &PieceSection) -> Option<ExprItem> {
         let b = piece.betza.as_ref()?;

@@ -4,7 +4,7 @@
 
 use super::spec::*;
 use super::*;
-use crate::game::{PassRule, RoyalCheck, TurnOrder};
+use crate::game::{PassRule, RecordFormat, RoyalCheck, TurnOrder};
 
 impl Loader<'_> {
     pub(super) fn handlers(
@@ -249,6 +249,24 @@ impl Loader<'_> {
             return None;
         }
         Some(order)
+    }
+
+    /// `[game] record`: the format of the game's records.
+    pub(super) fn record_format(&mut self, g: &GameSection) -> Option<RecordFormat> {
+        let r = g.record.as_ref()?;
+        match r.get_ref().as_str() {
+            "pgn" => Some(RecordFormat::Pgn),
+            "pdn" => Some(RecordFormat::Pdn),
+            "kif" => Some(RecordFormat::Kif),
+            other => {
+                self.error(
+                    format!("game.record: unknown record format '{other}'"),
+                    Some(r.span()),
+                    "pgn, pdn or kif",
+                );
+                None
+            }
+        }
     }
 
     pub(super) fn fen_config(

@@ -56,6 +56,9 @@ pub(super) struct GameSection {
     #[serde(default)]
     pub(super) description: String,
     pub(super) players: Spanned<Vec<String>>,
+    /// The format of the game's records (`pgn`, `pdn`, `kif`), if not
+    /// the one its positions imply.
+    pub(super) record: Option<Spanned<String>>,
 }
 
 #[derive(Deserialize)]
@@ -111,6 +114,9 @@ pub(super) struct PieceSection {
     pub(super) promote: Option<Spanned<PromoteSection>>,
     /// How the piece is written in position strings (default: its letter).
     pub(super) symbol: Option<Spanned<String>>,
+    /// Its letter in SAN game records, if not its position letter
+    /// (xiangqi's Horse is `N` in FEN and `H` in SAN).
+    pub(super) san: Option<Spanned<String>>,
     /// The piece it becomes when captured into a hand.
     pub(super) demotes_to: Option<Spanned<String>>,
     /// Piece-square hints for the AI: square name to bonus.

@@ -1,6 +1,7 @@
 //! Text forms of positions and moves: FEN ([`fen`]), SFEN ([`sfen`]), PDN
 //! draughts positions ([`pdn`]), counts for heap boards ([`counts`]), the
-//! move text every front end speaks ([`movetext`]), and pictures of a
+//! move text every front end speaks ([`movetext`]), standard algebraic
+//! notation for the chess family ([`san`]), and pictures of a
 //! position as text ([`diagram`]) or SVG ([`svg`]). A game's file says
 //! which position form it uses; [`Game::parse_position`] and
 //! [`Game::write_position`] pick it.
@@ -10,6 +11,7 @@ pub mod diagram;
 pub mod fen;
 pub mod movetext;
 pub mod pdn;
+pub mod san;
 pub mod sfen;
 pub mod svg;
 

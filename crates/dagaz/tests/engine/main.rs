@@ -35,6 +35,7 @@ mod perft;
 mod positions;
 mod properties;
 mod raumschach;
+mod records;
 mod rithmomachia;
 mod senterej;
 mod shatranj;

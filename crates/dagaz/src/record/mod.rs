@@ -1,0 +1,402 @@
+//! Game records: whole games as the world's tools write them. PGN with
+//! SAN moves for the chess family ([`crate::text::san`]; other games' PGN carries
+//! dagaz's move text), PDN for draughts (the same tag-pair syntax,
+//! [`pgn`], with numbered squares), and KIF for shogi ([`kif`]).
+//!
+//! [`write`] turns a [`Session`] into its game's standard record; [`read`]
+//! splits a text into [`Record`]s and [`load`] plays one into a session,
+//! naming the move and the reason when a move does not apply.
+
+pub mod kif;
+pub mod pgn;
+
+use std::sync::Arc;
+
+use crate::game::{Game, GameResult, PositionFormat};
+use crate::movegen::GenError;
+use crate::session::{Session, SessionError};
+use crate::text::FenError;
+use crate::text::san;
+
+/// One game as a record holds it: tags, moves as written, result.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Record {
+    /// Tag pairs in their order (`Event`, `White`, `FEN`, …; KIF's header
+    /// lines are read into the same names).
+    pub tags: Vec<(String, String)>,
+    /// The main line's moves, as the record writes them.
+    pub moves: Vec<String>,
+    /// The result token (`1-0`, `0-1`, `1/2-1/2`, `*`), if the record
+    /// gives one.
+    pub result: Option<String>,
+}
+
+impl Record {
+    /// The value of a tag, if the record has it.
+    pub fn tag(&self, name: &str) -> Option<&str> {
+        self.tags
+            .iter()
+            .find(|(n, _)| n.eq_ignore_ascii_case(name))
+            .map(|(_, v)| v.as_str())
+    }
+
+    fn set_tag(&mut self, name: &str, value: String) {
+        match self.tags.iter_mut().find(|(n, _)| n == name) {
+            Some(tag) => tag.1 = value,
+            None => self.tags.push((name.to_string(), value)),
+        }
+    }
+}
+
+/// The record formats (defined with the game, which may name its own).
+pub use crate::game::RecordFormat as Format;
+
+impl Format {
+    /// The standard record format of a game: the one its file names
+    /// (`[game] record`), else PDN for draughts positions, KIF for
+    /// shogi-like games of shogi's pieces, PGN for the others.
+    pub fn of(game: &Game) -> Format {
+        if let Some(format) = game.record {
+            return format;
+        }
+        match game.fen.format {
+            PositionFormat::Pdn { .. } => Format::Pdn,
+            PositionFormat::Sfen if kif::applies(game) => Format::Kif,
+            _ => Format::Pgn,
+        }
+    }
+
+    /// The file name extension of the format.
+    pub fn extension(self) -> &'static str {
+        match self {
+            Format::Pgn => "pgn",
+            Format::Pdn => "pdn",
+            Format::Kif => "kif",
+        }
+    }
+
+    /// The MIME type a web server gives a file of the format.
+    pub fn mime(self) -> &'static str {
+        match self {
+            Format::Pgn => "application/x-chess-pgn",
+            Format::Pdn => "application/x-draughts-pdn",
+            Format::Kif => "text/plain; charset=utf-8",
+        }
+    }
+}
+
+/// Why a record could not be read or played.
+#[derive(Debug, thiserror::Error)]
+pub enum RecordError {
+    #[error("line {line}: {message}")]
+    Syntax { line: usize, message: String },
+    #[error("the record's start position: {0}")]
+    Position(#[from] FenError),
+    #[error("move {number} ('{text}'): {reason}")]
+    Move {
+        number: usize,
+        text: String,
+        reason: String,
+    },
+    #[error("the record says the game ended {written}, but after its moves {actual}")]
+    Result { written: String, actual: String },
+    #[error("the record is of {found}, not of {wanted}")]
+    WrongGame { found: String, wanted: String },
+    #[error("{0}")]
+    Unsupported(String),
+    #[error(transparent)]
+    Generation(#[from] GenError),
+}
+
+/// The text of a record file: UTF-8 (a byte-order mark dropped), else
+/// Shift_JIS, the encoding of KIF files from Japanese programs.
+pub fn decode(bytes: &[u8]) -> String {
+    let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
+    match std::str::from_utf8(bytes) {
+        Ok(text) => text.to_string(),
+        Err(_) => encoding_rs::SHIFT_JIS.decode(bytes).0.into_owned(),
+    }
+}
+
+/// Splits a text into its games: KIF if it looks like KIF (its move
+/// header line or kanji moves), else PGN/PDN.
+pub fn read(text: &str) -> Result<Vec<Record>, RecordError> {
+    if kif::looks_like(text) {
+        Ok(vec![kif::read(text)?])
+    } else {
+        pgn::read(text)
+    }
+}
+
+/// The dagaz game a record names: PGN's `Variant` tag (Fairy-Stockfish's
+/// and lichess's names; `Standard` is chess), PDN's `GameType`, KIF
+/// (shogi). `None` if it names none — a PGN without `Variant` is chess by
+/// the standard, but a reader may know better — or a `GameType` dagaz
+/// does not have.
+pub fn game_name(record: &Record) -> Option<String> {
+    if record.tag("KIF").is_some() {
+        return Some("shogi".into());
+    }
+    if let Some(kind) = record.tag("GameType") {
+        let number = kind.split(',').next().unwrap_or("").trim();
+        return PDN_GAME_TYPES
+            .iter()
+            .find(|(n, _)| *n == number)
+            .map(|(_, name)| name.to_string());
+    }
+    let variant = record.tag("Variant")?;
+    let key: String = variant
+        .chars()
+        .filter(|c| c.is_ascii_alphanumeric())
+        .collect::<String>()
+        .to_ascii_lowercase();
+    Some(match key.as_str() {
+        "standard" | "chess" | "fromposition" | "normal" => "chess".into(),
+        _ => variant.trim().to_ascii_lowercase().replace(' ', "-"),
+    })
+}
+
+/// PDN's `GameType` numbers of the draughts games dagaz has.
+const PDN_GAME_TYPES: [(&str, &str); 4] = [
+    ("20", "international-draughts"),
+    ("21", "checkers"),
+    ("25", "russian-draughts"),
+    ("30", "turkish-draughts"),
+];
+
+/// The tags a dagaz front end gives a record it writes: `Event`, `Site`
+/// (dagaz), today's `Date`, and the two players' names as `White` and
+/// `Black`.
+pub fn header(event: &str, players: [&str; 2]) -> Vec<(String, String)> {
+    let today = time::OffsetDateTime::now_utc().date();
+    let date = format!(
+        "{:04}.{:02}.{:02}",
+        today.year(),
+        today.month() as u8,
+        today.day()
+    );
+    [
+        ("Event", event),
+        ("Site", "dagaz"),
+        ("Date", &date),
+        ("White", players[0]),
+        ("Black", players[1]),
+    ]
+    .iter()
+    .map(|(n, v)| (n.to_string(), v.to_string()))
+    .collect()
+}
+
+/// Writes the game of a session as its standard record. `tags` (`Event`,
+/// `Site`, `Date`, `Round`, `White`, `Black`, …) replace the defaults;
+/// the result, the variant and the start position are the session's.
+pub fn write(session: &Session, tags: &[(String, String)]) -> Result<String, GenError> {
+    let game = session.game();
+    let format = Format::of(game);
+    if format == Format::Kif {
+        return kif::write(session, tags);
+    }
+    let mut record = Record::default();
+    for name in ["Event", "Site", "Date", "Round", "White", "Black"] {
+        let unknown = if name == "Date" { "????.??.??" } else { "?" };
+        record.set_tag(name, unknown.into());
+    }
+    for (name, value) in tags {
+        record.set_tag(name, value.clone());
+    }
+    let result = session.result().map(|r| score(game, format, r));
+    record.set_tag("Result", result.clone().unwrap_or_else(|| "*".into()));
+    match format {
+        Format::Pdn => {
+            if let Some((n, _)) = PDN_GAME_TYPES.iter().find(|(_, name)| *name == game.name) {
+                record.set_tag("GameType", n.to_string());
+            }
+        }
+        _ if game.name != "chess" => record.set_tag("Variant", game.name.clone()),
+        _ => {}
+    }
+    if game.write_position(session.start()) != game.write_position(game.setup()) {
+        if format == Format::Pgn {
+            record.set_tag("SetUp", "1".into());
+        }
+        record.set_tag("FEN", game.write_position(session.start()));
+    }
+    if let Some(r) = session.result() {
+        record.set_tag("Termination", r.reason().to_string());
+    }
+    record.moves = move_texts(session, format)?;
+    record.result = Some(result.unwrap_or_else(|| "*".into()));
+    let start = session.start();
+    let first = start.side() == 0;
+    Ok(pgn::write(&record, start.fullmove().max(1), first))
+}
+
+/// The moves of a session as a PGN or PDN record writes them.
+fn move_texts(session: &Session, format: Format) -> Result<Vec<String>, GenError> {
+    let game = session.game();
+    if format == Format::Pdn {
+        return Ok(session.played().iter().map(|m| pdn_text(game, m)).collect());
+    }
+    if format != Format::Pgn || !san::applies(game) {
+        return Ok(session.texts().to_vec());
+    }
+    let mut replay = Session::from_position(game.clone(), session.start().clone())?;
+    let mut out = Vec::with_capacity(session.ply());
+    for mv in session.played() {
+        let i = replay
+            .index_of(mv.as_ref())
+            .expect("a move played in the session is legal when replayed");
+        let mut pos = replay.position_copy();
+        out.push(san::text(game, &mut pos, replay.legal(), i)?);
+        replay.play(i).map_err(|e| match e {
+            SessionError::Generation(g) => g,
+            other => unreachable!("replaying a played move: {other}"),
+        })?;
+    }
+    Ok(out)
+}
+
+/// The result as the format writes it: PDN counts two points a game.
+fn score(game: &Game, format: Format, result: &GameResult) -> String {
+    let pgn = result.score(game);
+    if format != Format::Pdn {
+        return pgn;
+    }
+    match pgn.as_str() {
+        "1-0" => "2-0".into(),
+        "0-1" => "0-2".into(),
+        "1/2-1/2" => "1-1".into(),
+        _ => pgn,
+    }
+}
+
+/// Plays a record's game into a session of `game`: its start position
+/// (`FEN`), each move, and a result the rules did not reach (a
+/// resignation, a draw by agreement) declared as the record gives it.
+pub fn load(game: Arc<Game>, record: &Record) -> Result<Session, RecordError> {
+    let format = if record.tag("KIF").is_some() {
+        Format::Kif
+    } else {
+        Format::of(&game)
+    };
+    let start = match record.tag("FEN") {
+        Some(fen) => game.parse_position(fen)?,
+        None => game.initial_position(),
+    };
+    let mut session = Session::from_position(game.clone(), start)?;
+    let mut previous = None;
+    for (n, text) in record.moves.iter().enumerate() {
+        let fail = |reason: String| RecordError::Move {
+            number: n + 1,
+            text: text.clone(),
+            reason,
+        };
+        if session.is_over() {
+            let over = session
+                .result()
+                .map(|r| r.describe(&game))
+                .unwrap_or_default();
+            return Err(fail(format!("the game is already over: {over}")));
+        }
+        let index = match format {
+            Format::Kif => kif::find(&game, session.legal(), text, previous)
+                .map_err(|e| fail(e.to_string()))?,
+            Format::Pgn if san::applies(&game) => {
+                let mut pos = session.position_copy();
+                san::find(&game, &mut pos, session.legal(), text)
+                    .map_err(|e| fail(e.to_string()))?
+            }
+            Format::Pdn => find_pdn(&game, &session, text).map_err(|e| fail(e.to_string()))?,
+            Format::Pgn => session.find(text).map_err(|e| fail(e.to_string()))?,
+        };
+        previous = session.legal().get(index).header.to();
+        session.play(index).map_err(|e| fail(e.to_string()))?;
+    }
+    settle_result(&game, &mut session, record)?;
+    Ok(session)
+}
+
+/// A move as PDN writes it: its squares from start to end joined by `x`
+/// if it captures, `-` if not (`32-28`, `26x17x8`, `c3-c4`).
+fn pdn_text(game: &Game, mv: &crate::position::Move) -> String {
+    let squares: Vec<&str> = mv
+        .from()
+        .into_iter()
+        .chain(mv.landings.iter().copied())
+        .chain(mv.to())
+        .map(|s| game.topology.name(s))
+        .collect();
+    squares.join(if mv.header.captures > 0 { "x" } else { "-" })
+}
+
+/// A PDN move: its squares (`32-28`, `26x17x8`, `c3-c4`), or a capture
+/// written with its start and end only (`26x8`) when that names one move;
+/// or dagaz's move text.
+fn find_pdn(game: &Game, session: &Session, text: &str) -> Result<usize, SessionError> {
+    let squares: Vec<&str> = text.split(['-', 'x', ':']).map(str::trim).collect();
+    let legal = session.legal();
+    let name = |s: crate::board::Square| game.topology.name(s);
+    let fits: Vec<usize> = (0..legal.len())
+        .filter(|&i| {
+            let mv = legal.get(i);
+            let (Some(from), Some(to)) = (mv.header.from(), mv.header.to()) else {
+                return false;
+            };
+            let between: Vec<&str> = mv.landings.iter().map(|&s| name(s)).collect();
+            squares.len() >= 2
+                && squares[0] == name(from)
+                && squares[squares.len() - 1] == name(to)
+                && (squares.len() == 2 || squares[1..squares.len() - 1] == between[..])
+        })
+        .collect();
+    match fits.as_slice() {
+        [i] => Ok(*i),
+        _ => session.find(text),
+    }
+}
+
+/// Checks the record's result against the rules' and declares one the
+/// rules did not reach.
+fn settle_result(game: &Game, session: &mut Session, record: &Record) -> Result<(), RecordError> {
+    let written = record
+        .result
+        .as_deref()
+        .or(record.tag("Result"))
+        .unwrap_or("*");
+    let winner = match written {
+        "1-0" | "2-0" => Some(Some(0)),
+        "0-1" | "0-2" => Some(Some(1)),
+        "1/2-1/2" | "1-1" => Some(None),
+        _ => None,
+    };
+    let reason = record
+        .tag("Termination")
+        .filter(|t| !t.is_empty())
+        .unwrap_or("as the record says")
+        .to_string();
+    match (session.result(), winner) {
+        (_, None) => Ok(()),
+        (Some(actual), Some(w)) => {
+            let same = match actual {
+                GameResult::Win { winner, .. } => w == Some(*winner),
+                GameResult::Draw { .. } => w.is_none(),
+            };
+            if same {
+                Ok(())
+            } else {
+                Err(RecordError::Result {
+                    written: written.to_string(),
+                    actual: actual.describe(game),
+                })
+            }
+        }
+        (None, Some(Some(winner))) => {
+            session.declare(GameResult::Win { winner, reason });
+            Ok(())
+        }
+        (None, Some(None)) => {
+            session.declare(GameResult::Draw { reason });
+            Ok(())
+        }
+    }
+}
