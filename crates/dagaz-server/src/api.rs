@@ -317,16 +317,16 @@ struct NewMatch {
 }
 
 /// A record's first game, played into a session of the game the record
-/// names, else of `game` (chess if empty).
+/// names (if this server has it), else of `game` (chess if empty).
 fn imported(state: &AppState, game: &str, text: &str) -> ApiResult<Session> {
     let records =
         record::read(text).map_err(|e| ApiError::bad_request(format!("the record: {e}")))?;
     let first = &records[0];
-    let name = record::game_name(first).unwrap_or_else(|| match game {
-        "" => "chess".to_string(),
-        g => g.to_string(),
-    });
-    let game = state.catalogue.game(&name).map_err(ApiError::bad_request)?;
+    let asked = if game.is_empty() { "chess" } else { game };
+    let named =
+        record::game_name(first).filter(|n| game.is_empty() || state.catalogue.game(n).is_ok());
+    let name = named.as_deref().unwrap_or(asked);
+    let game = state.catalogue.game(name).map_err(ApiError::bad_request)?;
     record::load(game, first).map_err(|e| ApiError::bad_request(format!("the record: {e}")))
 }
 

@@ -245,6 +245,17 @@ impl Session {
         self.declared = true;
     }
 
+    /// Goes on after a draw the rules found — a repetition or the
+    /// move-count rule, which players may leave unclaimed — until a later
+    /// position ends the game again (a record that plays past such a draw
+    /// is read so). Does nothing if the game is not drawn.
+    pub fn resume_after_draw(&mut self) {
+        if matches!(self.result, Some(GameResult::Draw { .. })) {
+            self.result = None;
+            self.declared = false;
+        }
+    }
+
     /// A copy of the position for an engine to think on.
     pub fn position_copy(&self) -> Position {
         self.pos.clone()

@@ -85,14 +85,16 @@ const LEVELS = [
   ["ab:3s", "Computer: strong (3 s a move)"],
 ];
 
-// A record file's text: UTF-8, else Shift_JIS (KIF files of Japanese
-// programs).
+// A record file's text: UTF-8, else Shift_JIS if it reads as KIF (the
+// files of Japanese programs), else Windows-1252 (older PGN files).
 async function recordText(file) {
   const bytes = await file.arrayBuffer();
   try {
     return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
   } catch {
-    return new TextDecoder("shift_jis").decode(bytes);
+    const japanese = new TextDecoder("shift_jis").decode(bytes);
+    if (/手数|手合割|先手：/.test(japanese)) return japanese;
+    return new TextDecoder("windows-1252").decode(bytes);
   }
 }
 

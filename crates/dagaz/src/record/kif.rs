@@ -284,6 +284,10 @@ pub fn write(
 ) -> Result<String, crate::movegen::GenError> {
     let game = session.game();
     let mut out = String::from("#KIF version=2.0 encoding=UTF-8\n");
+    if game.name != "shogi" {
+        // Which game, for dagaz; other readers skip `#` lines.
+        out += &format!("#dagaz-game: {}\n", game.name);
+    }
     for (key, tag) in HEADER {
         let given = tags.iter().find(|(n, v)| n == tag && !v.contains('?'));
         if let Some((_, value)) = given {
@@ -320,30 +324,35 @@ pub fn write(
     let n = session.ply() + 1;
     if let Some(result) = session.result() {
         let (word, summary) = ending(result, session);
-        out += &format!("{n:>4} {word}\n");
+        if let Some(word) = word {
+            out += &format!("{n:>4} {word}\n");
+        }
         out += &format!("まで{}手{summary}\n", session.ply());
     }
     Ok(out)
 }
 
-/// The last line's word and the summary's ending for a result.
-fn ending(result: &GameResult, session: &Session) -> (&'static str, String) {
+/// The last line's word (charged to the side to move: `投了`, it
+/// resigned; `詰み`, it is mated) and the summary's ending for a result.
+/// A win of the side to move (its opponent resigned out of turn) has no
+/// word: the summary says it.
+fn ending(result: &GameResult, session: &Session) -> (Option<&'static str>, String) {
     let sides = ["先手", "後手"];
     match result {
-        GameResult::Draw { reason } if reason.contains("repetition") => {
-            ("千日手", "で千日手".into())
+        GameResult::Draw { reason } if reason.contains("repeat") => {
+            (Some("千日手"), "で千日手".into())
         }
-        GameResult::Draw { .. } => ("持将棋", "で持将棋".into()),
+        GameResult::Draw { .. } => (Some("持将棋"), "で持将棋".into()),
         GameResult::Win { winner, reason } => {
-            let loser_to_move = session.side() != *winner;
-            let word = if session.result_declared() || !loser_to_move {
-                "投了"
-            } else if reason.contains("mate") {
-                "詰み"
+            let summary = format!("で{}の勝ち", sides[*winner]);
+            let word = if session.side() == *winner {
+                None
+            } else if reason.contains("mate") && !session.result_declared() {
+                Some("詰み")
             } else {
-                "投了"
+                Some("投了")
             };
-            (word, format!("で{}の勝ち", sides[*winner]))
+            (word, summary)
         }
     }
 }
@@ -419,26 +428,55 @@ fn hand_text(game: &Game, pos: &Position, player: usize) -> String {
     }
 }
 
-/// A count in kanji (up to 18, the most pawns a hand holds).
+/// A count in kanji (`三`, `十二`, `二十一`); from 100 on, in digits.
 fn number(n: usize) -> String {
+    let digit = |d: usize| RANKS[d - 1].to_string();
     match n {
-        0..=9 => RANKS[n.saturating_sub(1)].to_string(),
-        10 => "十".into(),
-        _ => format!("十{}", RANKS[n - 11]),
+        0 => "〇".into(),
+        1..=9 => digit(n),
+        10..=99 => {
+            let tens = if n / 10 == 1 {
+                String::new()
+            } else {
+                digit(n / 10)
+            };
+            let ones = if n.is_multiple_of(10) {
+                String::new()
+            } else {
+                digit(n % 10)
+            };
+            format!("{tens}十{ones}")
+        }
+        _ => n.to_string(),
     }
 }
 
+/// A count as [`number`] writes it (an empty count is one).
 fn read_number(text: &str) -> Option<usize> {
     if text.is_empty() {
         return Some(1);
     }
+    if let Ok(n) = text.parse() {
+        return Some(n);
+    }
     let digit = |c: char| RANKS[..9].iter().position(|&r| r == c).map(|i| i + 1);
-    let mut chars = text.chars();
-    match (chars.next()?, chars.next()) {
-        ('十', None) => Some(10),
-        ('十', Some(c)) => Some(10 + digit(c)?),
-        (c, None) => digit(c),
-        _ => None,
+    let chars: Vec<char> = text.chars().collect();
+    match chars.iter().position(|&c| c == '十') {
+        None if chars.len() == 1 => digit(chars[0]),
+        None => None,
+        Some(at) => {
+            let tens = match &chars[..at] {
+                [] => 1,
+                [d] => digit(*d)?,
+                _ => return None,
+            };
+            let ones = match &chars[at + 1..] {
+                [] => 0,
+                [d] => digit(*d)?,
+                _ => return None,
+            };
+            Some(tens * 10 + ones)
+        }
     }
 }
 
@@ -455,6 +493,23 @@ pub fn read(text: &str) -> Result<Record, RecordError> {
         let line_no = n + 1;
         let line = raw.trim_end();
         let trimmed = line.trim_start();
+        if let Some(name) = trimmed.strip_prefix("#dagaz-game:") {
+            record
+                .tags
+                .push(("Variant".into(), name.trim().to_string()));
+            continue;
+        }
+        if trimmed.starts_with("変化") {
+            // The side lines after the main line.
+            break;
+        }
+        if let Some(rest) = trimmed.strip_prefix("まで") {
+            // The summary: the result, if no ending line gave it.
+            if record.result.is_none() {
+                record.result = summary_result(rest).map(str::to_string);
+            }
+            continue;
+        }
         if trimmed.is_empty()
             || trimmed.starts_with('#')
             || trimmed.starts_with('*')
@@ -502,7 +557,7 @@ pub fn read(text: &str) -> Result<Record, RecordError> {
             mv_text = mv_text[..at].trim_end();
         }
         let mv = mv_text.split_whitespace().next().unwrap_or("");
-        if let Some(result) = ending_of(mv, number) {
+        if let Some(result) = ending_of(mv, number, second_to_move) {
             record.result = Some(result.0.into());
             if !result.1.is_empty() {
                 record.tags.push(("Termination".into(), result.1.into()));
@@ -533,22 +588,40 @@ pub fn read(text: &str) -> Result<Record, RecordError> {
     Ok(record)
 }
 
-/// The result and the reason of a KIF ending word at move `number` (the
-/// side to move is the first player at odd numbers).
-fn ending_of(word: &str, number: usize) -> Option<(&'static str, &'static str)> {
-    let mover_first = number % 2 == 1;
+/// The result and the reason of a KIF ending word at move `number`,
+/// charged to the side to move (the first player at odd numbers, unless
+/// the second moved first).
+fn ending_of(
+    word: &str,
+    number: usize,
+    second_first: bool,
+) -> Option<(&'static str, &'static str)> {
+    let mover_first = (number % 2 == 1) != second_first;
     let mover_loses = if mover_first { "0-1" } else { "1-0" };
     let mover_wins = if mover_first { "1-0" } else { "0-1" };
     Some(match word {
         "投了" => (mover_loses, "resignation"),
         "詰み" => (mover_loses, "checkmate"),
-        "切れ負け" | "反則負け" => (mover_loses, "forfeit"),
-        "反則勝ち" | "入玉勝ち" => (mover_wins, "forfeit"),
+        "切れ負け" | "反則負け" | "不戦敗" => (mover_loses, "forfeit"),
+        "反則勝ち" | "入玉勝ち" | "不戦勝" => (mover_wins, "forfeit"),
         "千日手" => ("1/2-1/2", "repetition"),
         "持将棋" => ("1/2-1/2", "impasse"),
         "中断" | "封じ手" | "不詰" => ("*", ""),
         _ => return None,
     })
+}
+
+/// The result a summary line (`まで64手で先手の勝ち`) gives.
+fn summary_result(text: &str) -> Option<&'static str> {
+    if text.contains("先手の勝ち") || text.contains("下手の勝ち") {
+        Some("1-0")
+    } else if text.contains("後手の勝ち") || text.contains("上手の勝ち") {
+        Some("0-1")
+    } else if text.contains("千日手") || text.contains("持将棋") {
+        Some("1/2-1/2")
+    } else {
+        None
+    }
 }
 
 /// A board diagram and hands as SFEN (board, side, hands, move number).
@@ -653,8 +726,10 @@ mod tests {
 
     #[test]
     fn numbers_in_kanji() {
-        for n in 1..=18 {
+        for n in 1..=150 {
             assert_eq!(read_number(&number(n)), Some(n), "{n}");
         }
+        assert_eq!(number(21), "二十一");
+        assert_eq!(read_number("十八"), Some(18));
     }
 }

@@ -13,6 +13,8 @@ pub mod pgn;
 use std::sync::Arc;
 
 use crate::game::{Game, GameResult, PositionFormat};
+use crate::load::builtin_games;
+use crate::load::library::fairy_stockfish_game;
 use crate::movegen::GenError;
 use crate::session::{Session, SessionError};
 use crate::text::FenError;
@@ -109,18 +111,24 @@ pub enum RecordError {
 }
 
 /// The text of a record file: UTF-8 (a byte-order mark dropped), else
-/// Shift_JIS, the encoding of KIF files from Japanese programs.
+/// Shift_JIS if that reads as KIF (the encoding of Japanese programs'
+/// KIF files), else Windows-1252 (older PGN files).
 pub fn decode(bytes: &[u8]) -> String {
     let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
-    match std::str::from_utf8(bytes) {
-        Ok(text) => text.to_string(),
-        Err(_) => encoding_rs::SHIFT_JIS.decode(bytes).0.into_owned(),
+    if let Ok(text) = std::str::from_utf8(bytes) {
+        return text.to_string();
     }
+    let japanese = encoding_rs::SHIFT_JIS.decode(bytes).0;
+    if kif::looks_like(&japanese) {
+        return japanese.into_owned();
+    }
+    encoding_rs::WINDOWS_1252.decode(bytes).0.into_owned()
 }
 
 /// Splits a text into its games: KIF if it looks like KIF (its move
 /// header line or kanji moves), else PGN/PDN.
 pub fn read(text: &str) -> Result<Vec<Record>, RecordError> {
+    let text = text.trim_start_matches('\u{FEFF}');
     if kif::looks_like(text) {
         Ok(vec![kif::read(text)?])
     } else {
@@ -128,32 +136,43 @@ pub fn read(text: &str) -> Result<Vec<Record>, RecordError> {
     }
 }
 
-/// The dagaz game a record names: PGN's `Variant` tag (Fairy-Stockfish's
-/// and lichess's names; `Standard` is chess), PDN's `GameType`, KIF
-/// (shogi). `None` if it names none — a PGN without `Variant` is chess by
-/// the standard, but a reader may know better — or a `GameType` dagaz
-/// does not have.
+/// The dagaz game a record names: a dagaz game name in `Variant` (as
+/// dagaz writes it), else Fairy-Stockfish's and lichess's variant names
+/// (`Standard`, `King of the Hill`, `3check`, `Chess960`), PDN's
+/// `GameType`, KIF (shogi, unless its `#dagaz-game:` line says which).
+/// `None` if it names none — a PGN without `Variant` is chess by the
+/// standard, but a reader may know better; a name dagaz does not know is
+/// returned as given, lowercased, for the error to name it.
 pub fn game_name(record: &Record) -> Option<String> {
-    if record.tag("KIF").is_some() {
-        return Some("shogi".into());
-    }
     if let Some(kind) = record.tag("GameType") {
         let number = kind.split(',').next().unwrap_or("").trim();
-        return PDN_GAME_TYPES
-            .iter()
-            .find(|(n, _)| *n == number)
-            .map(|(_, name)| name.to_string());
+        if let Some((_, name)) = PDN_GAME_TYPES.iter().find(|(n, _)| *n == number) {
+            return Some(name.to_string());
+        }
     }
-    let variant = record.tag("Variant")?;
+    let Some(variant) = record.tag("Variant").map(str::trim) else {
+        return record.tag("KIF").map(|_| "shogi".to_string());
+    };
+    let base = variant.split(':').next().unwrap_or("");
+    if builtin_games().iter().any(|g| g.name == base) {
+        return Some(variant.to_string());
+    }
     let key: String = variant
         .chars()
         .filter(|c| c.is_ascii_alphanumeric())
         .collect::<String>()
         .to_ascii_lowercase();
-    Some(match key.as_str() {
-        "standard" | "chess" | "fromposition" | "normal" => "chess".into(),
-        _ => variant.trim().to_ascii_lowercase().replace(' ', "-"),
-    })
+    let key = match key.as_str() {
+        "standard" | "chess" | "fromposition" | "normal" => return Some("chess".into()),
+        "threecheck" => "3check",
+        "fivecheck" => "5check",
+        "chess960" | "fischerrandom" | "960" => "fischerandom",
+        other => other,
+    };
+    if let Some(game) = fairy_stockfish_game(key) {
+        return Some(game.to_string());
+    }
+    Some(variant.to_ascii_lowercase().replace(' ', "-"))
 }
 
 /// PDN's `GameType` numbers of the draughts games dagaz has.
@@ -204,14 +223,21 @@ pub fn write(session: &Session, tags: &[(String, String)]) -> Result<String, Gen
     for (name, value) in tags {
         record.set_tag(name, value.clone());
     }
-    let result = session.result().map(|r| score(game, format, r));
+    // A score token exists for two players; with more, the winner is a
+    // tag of its own and the result `*`.
+    let result = session
+        .result()
+        .filter(|_| game.players.len() <= 2)
+        .map(|r| score(game, format, r));
     record.set_tag("Result", result.clone().unwrap_or_else(|| "*".into()));
-    match format {
-        Format::Pdn => {
-            if let Some((n, _)) = PDN_GAME_TYPES.iter().find(|(_, name)| *name == game.name) {
-                record.set_tag("GameType", n.to_string());
-            }
-        }
+    if let Some(GameResult::Win { winner, .. }) = session.result()
+        && game.players.len() > 2
+    {
+        record.set_tag("Winner", game.players[*winner].name.clone());
+    }
+    let game_type = PDN_GAME_TYPES.iter().find(|(_, name)| *name == game.name);
+    match (format, game_type) {
+        (Format::Pdn, Some((n, _))) => record.set_tag("GameType", n.to_string()),
         _ if game.name != "chess" => record.set_tag("Variant", game.name.clone()),
         _ => {}
     }
@@ -274,11 +300,19 @@ fn score(game: &Game, format: Format, result: &GameResult) -> String {
 /// (`FEN`), each move, and a result the rules did not reach (a
 /// resignation, a draw by agreement) declared as the record gives it.
 pub fn load(game: Arc<Game>, record: &Record) -> Result<Session, RecordError> {
-    let format = if record.tag("KIF").is_some() {
-        Format::Kif
-    } else {
-        Format::of(&game)
+    let format = match Format::of(&game) {
+        _ if record.tag("KIF").is_some() => Format::Kif,
+        Format::Pdn => Format::Pdn,
+        _ => Format::Pgn,
     };
+    if let Some(handicap) = record.tag("Handicap")
+        && handicap != "平手"
+        && record.tag("FEN").is_none()
+    {
+        return Err(RecordError::Unsupported(format!(
+            "the handicap '{handicap}' is not known: the record needs its start position as a board diagram"
+        )));
+    }
     let start = match record.tag("FEN") {
         Some(fen) => game.parse_position(fen)?,
         None => game.initial_position(),
@@ -291,6 +325,11 @@ pub fn load(game: Arc<Game>, record: &Record) -> Result<Session, RecordError> {
             text: text.clone(),
             reason,
         };
+        if let Some(GameResult::Draw { .. }) = session.result() {
+            // A draw the players may claim (a repetition, the move-count
+            // rule) that the record plays past was not claimed.
+            session.resume_after_draw();
+        }
         if session.is_over() {
             let over = session
                 .result()
@@ -333,6 +372,7 @@ fn pdn_text(game: &Game, mv: &crate::position::Move) -> String {
 /// written with its start and end only (`26x8`) when that names one move;
 /// or dagaz's move text.
 fn find_pdn(game: &Game, session: &Session, text: &str) -> Result<usize, SessionError> {
+    let text = text.trim_end_matches(['!', '?', '+', '#']);
     let squares: Vec<&str> = text.split(['-', 'x', ':']).map(str::trim).collect();
     let legal = session.legal();
     let name = |s: crate::board::Square| game.topology.name(s);
@@ -356,47 +396,60 @@ fn find_pdn(game: &Game, session: &Session, text: &str) -> Result<usize, Session
 }
 
 /// Checks the record's result against the rules' and declares one the
-/// rules did not reach.
+/// rules did not reach. A draw by the rules gives way to a win the record
+/// gives (an adjudication, a draw nobody claimed).
 fn settle_result(game: &Game, session: &mut Session, record: &Record) -> Result<(), RecordError> {
     let written = record
         .result
         .as_deref()
         .or(record.tag("Result"))
         .unwrap_or("*");
-    let winner = match written {
-        "1-0" | "2-0" => Some(Some(0)),
-        "0-1" | "0-2" => Some(Some(1)),
-        "1/2-1/2" | "1-1" => Some(None),
+    let named = record
+        .tag("Winner")
+        .and_then(|w| game.players.iter().position(|p| p.name == w));
+    let winner = match (written, named) {
+        (_, Some(w)) => Some(Some(w)),
+        ("1-0" | "2-0", _) => Some(Some(0)),
+        ("0-1" | "0-2", _) => Some(Some(1)),
+        ("1/2-1/2" | "1-1", _) => Some(None),
         _ => None,
     };
+    if let Some(Some(w)) = winner
+        && w >= game.players.len()
+    {
+        return Err(RecordError::Result {
+            written: written.to_string(),
+            actual: format!("{} has {} player(s)", game.title, game.players.len()),
+        });
+    }
     let reason = record
         .tag("Termination")
         .filter(|t| !t.is_empty())
         .unwrap_or("as the record says")
         .to_string();
-    match (session.result(), winner) {
-        (_, None) => Ok(()),
-        (Some(actual), Some(w)) => {
-            let same = match actual {
-                GameResult::Win { winner, .. } => w == Some(*winner),
-                GameResult::Draw { .. } => w.is_none(),
-            };
-            if same {
-                Ok(())
-            } else {
-                Err(RecordError::Result {
-                    written: written.to_string(),
-                    actual: actual.describe(game),
-                })
-            }
-        }
-        (None, Some(Some(winner))) => {
-            session.declare(GameResult::Win { winner, reason });
+    let declared = match winner {
+        None => return Ok(()),
+        Some(Some(winner)) => GameResult::Win { winner, reason },
+        Some(None) => GameResult::Draw { reason },
+    };
+    match session.result() {
+        Some(actual) if same_outcome(actual, &declared) => Ok(()),
+        Some(GameResult::Draw { .. }) | None => {
+            session.declare(declared);
             Ok(())
         }
-        (None, Some(None)) => {
-            session.declare(GameResult::Draw { reason });
-            Ok(())
-        }
+        Some(actual) => Err(RecordError::Result {
+            written: written.to_string(),
+            actual: actual.describe(game),
+        }),
+    }
+}
+
+/// Whether two results have the same winner (or are both draws).
+fn same_outcome(a: &GameResult, b: &GameResult) -> bool {
+    match (a, b) {
+        (GameResult::Win { winner: x, .. }, GameResult::Win { winner: y, .. }) => x == y,
+        (GameResult::Draw { .. }, GameResult::Draw { .. }) => true,
+        _ => false,
     }
 }

@@ -238,11 +238,11 @@ fn castling(game: &Game, mv: MoveRef) -> Option<&'static str> {
         .changes
         .iter()
         .filter(|c| (c.slot as usize) < squares && c.old != c.new);
-    let left = on_board
-        .clone()
-        .find(|c| c.slot != from.0 && piece_of(c.old).is_some_and(|p| p != h.piece))?;
-    let rook = piece_of(left.old);
-    on_board.find(|c| c.slot != left.slot && piece_of(c.new) == rook)?;
+    // The Rook: another piece of the mover's that leaves its square, or
+    // only loses its has-not-moved mark there (a Chess960 castling whose
+    // Rook already stands where it goes).
+    let left =
+        on_board.find(|c| c.slot != from.0 && piece_of(c.old).is_some_and(|p| p != h.piece))?;
     let king = game.topology.coords(from);
     let rook_at = game.topology.coords(Square(left.slot));
     Some(if rook_at.col > king.col {

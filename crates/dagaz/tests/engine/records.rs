@@ -290,3 +290,148 @@ fn twenty_draughts_games_of_each_kind_round_trip_through_pdn() {
     round_trip("checkers", Format::Pdn, 20);
     round_trip("turkish-draughts", Format::Pdn, 20);
 }
+
+#[test]
+fn variant_names_of_lichess_and_fairy_stockfish_name_dagaz_games() {
+    for (variant, game) in [
+        ("Standard", "chess"),
+        ("From Position", "chess"),
+        ("King of the Hill", "chess:king-of-the-hill"),
+        ("Crazyhouse", "chess:crazyhouse"),
+        ("Three-check", "chess:three-check"),
+        ("3check", "chess:three-check"),
+        ("Chess960", "chess:chess960"),
+        ("chess:atomic", "chess:atomic"),
+        ("xiangqi", "xiangqi"),
+    ] {
+        let text = format!("[Variant \"{variant}\"]\n\n*");
+        let records = record::read(&text).unwrap();
+        assert_eq!(
+            record::game_name(&records[0]).as_deref(),
+            Some(game),
+            "{variant}"
+        );
+    }
+}
+
+#[test]
+fn unclaimed_draws_are_played_past_and_a_recorded_win_stands() {
+    let chess = game("chess");
+    // The setup stands a third time after 4... Ng8; the players go on.
+    let text = "1. Nf3 Nf6 2. Ng1 Ng8 3. Nf3 Nf6 4. Ng1 Ng8 5. e4 e5 1-0";
+    let session = load_first(&chess, text).unwrap();
+    assert_eq!(session.ply(), 10);
+    assert!(matches!(
+        session.result(),
+        Some(GameResult::Win { winner: 0, .. })
+    ));
+}
+
+#[test]
+fn chess960_castling_whose_rook_stays_is_o_o() {
+    let chess960 = game("chess:chess960");
+    let text = "[Variant \"Chess960\"]\n[FEN \"rnbqkr2/pppppppp/8/8/8/8/PPPPPPPP/RNBQKR2 w FAfa - 0 1\"]\n\n1. O-O *";
+    let session = load_first(&chess960, text).unwrap();
+    assert_eq!(session.ply(), 1);
+    let written = record::write(&session, &[]).unwrap();
+    assert!(written.contains("1. O-O *"), "{written}");
+}
+
+#[test]
+fn a_winner_among_four_players_is_a_tag() {
+    let four = game("four-player-chess");
+    let mut session = Session::new(four.clone()).unwrap();
+    session.play(0).unwrap();
+    session.declare(GameResult::Win {
+        winner: 2,
+        reason: "the others resigned".into(),
+    });
+    let written = record::write(&session, &[]).unwrap();
+    let winner = &four.players[2].name;
+    assert!(
+        written.contains(&format!("[Winner \"{winner}\"]")),
+        "{written}"
+    );
+    let loaded = load_first(&four, &written).unwrap();
+    assert!(matches!(
+        loaded.result(),
+        Some(GameResult::Win { winner: 2, .. })
+    ));
+    // A Winner tag naming no player leaves the score token to decide.
+    let loaded = load_first(&four, "[Winner \"Nobody\"]\n\n1-0").unwrap();
+    assert!(matches!(
+        loaded.result(),
+        Some(GameResult::Win { winner: 0, .. })
+    ));
+}
+
+#[test]
+fn kif_endings_follow_the_side_to_move() {
+    let shogi = game("shogi");
+    let sfen = "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1";
+    // Gote moves first from the diagram; sente, to move, resigns.
+    let start = shogi.parse_position(sfen).unwrap();
+    let mut session = Session::from_position(shogi.clone(), start.clone()).unwrap();
+    session.play_text("3c3d").unwrap();
+    session.declare(GameResult::Win {
+        winner: 1,
+        reason: "resignation".into(),
+    });
+    let written = record::write(&session, &[]).unwrap();
+    assert!(written.contains("   2 投了"), "{written}");
+    let loaded = load_first(&shogi, &written).unwrap();
+    assert!(matches!(
+        loaded.result(),
+        Some(GameResult::Win { winner: 1, .. })
+    ));
+    // Gote resigns while sente is to move: no ending line, the summary says it.
+    let mut session = Session::from_position(shogi.clone(), start).unwrap();
+    session.play_text("3c3d").unwrap();
+    session.declare(GameResult::Win {
+        winner: 0,
+        reason: "resignation".into(),
+    });
+    let written = record::write(&session, &[]).unwrap();
+    assert!(
+        !written.contains("投了") && written.contains("まで1手で先手の勝ち"),
+        "{written}"
+    );
+    let loaded = load_first(&shogi, &written).unwrap();
+    assert!(matches!(
+        loaded.result(),
+        Some(GameResult::Win { winner: 0, .. })
+    ));
+}
+
+#[test]
+fn kif_side_lines_handicaps_and_hand_counts() {
+    let shogi = game("shogi");
+    let with_side_line = format!("{KIF}\n変化：3手\n   3 ２二角不成(88)\n");
+    assert_eq!(load_first(&shogi, &with_side_line).unwrap().ply(), 5);
+    let handicap = "手合割：香落ち\n手数----指手---------\n   1 ３四歩(33)\n";
+    let err = load_first(&shogi, handicap).unwrap_err();
+    assert!(
+        err.to_string()
+            .contains("the handicap '香落ち' is not known"),
+        "{err}"
+    );
+}
+
+#[test]
+fn marks_and_encodings_of_other_programs() {
+    let chess = game("chess");
+    // A byte-order mark, and a comment in Windows-1252 ("gagné").
+    let mut bytes = b"\xEF\xBB\xBF[Event \"x\"]\n\n1. e4 *".to_vec();
+    assert_eq!(
+        load_first(&chess, &record::decode(&bytes)).unwrap().ply(),
+        1
+    );
+    assert_eq!(load_first(&chess, "\u{FEFF}1. e4 *").unwrap().ply(), 1);
+    bytes = b"[Event \"x\"]\n\n1. e4 {gagn\xE9} e5 *".to_vec();
+    let text = record::decode(&bytes);
+    assert!(text.contains("gagné"), "{text}");
+    assert_eq!(load_first(&chess, &text).unwrap().ply(), 2);
+    let draughts = game("international-draughts");
+    let pdn = "[GameType \"20\"]\n1. 32-28! 19-23?! *";
+    assert_eq!(load_first(&draughts, pdn).unwrap().ply(), 2);
+}
