@@ -45,6 +45,8 @@ const GAMES: &[BuiltinGame] = library![
     "checkers",
     "russian-draughts",
     "international-draughts",
+    "brazilian-draughts",
+    "canadian-draughts",
     "stavropol-checkers",
     "turkish-draughts",
     "fanorona",

@@ -176,10 +176,12 @@ pub fn game_name(record: &Record) -> Option<String> {
 }
 
 /// PDN's `GameType` numbers of the draughts games dagaz has.
-const PDN_GAME_TYPES: [(&str, &str); 4] = [
+const PDN_GAME_TYPES: [(&str, &str); 6] = [
     ("20", "international-draughts"),
     ("21", "checkers"),
     ("25", "russian-draughts"),
+    ("26", "brazilian-draughts"),
+    ("27", "canadian-draughts"),
     ("30", "turkish-draughts"),
 ];
 
