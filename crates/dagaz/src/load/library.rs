@@ -47,6 +47,7 @@ const GAMES: &[BuiltinGame] = library![
     "international-draughts",
     "brazilian-draughts",
     "canadian-draughts",
+    "pool-checkers",
     "stavropol-checkers",
     "turkish-draughts",
     "fanorona",

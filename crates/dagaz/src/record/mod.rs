@@ -176,9 +176,10 @@ pub fn game_name(record: &Record) -> Option<String> {
 }
 
 /// PDN's `GameType` numbers of the draughts games dagaz has.
-const PDN_GAME_TYPES: [(&str, &str); 6] = [
+const PDN_GAME_TYPES: [(&str, &str); 7] = [
     ("20", "international-draughts"),
     ("21", "checkers"),
+    ("23", "pool-checkers"),
     ("25", "russian-draughts"),
     ("26", "brazilian-draughts"),
     ("27", "canadian-draughts"),
