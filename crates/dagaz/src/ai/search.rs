@@ -1,6 +1,8 @@
 //! Alpha-beta search with iterative deepening, a transposition table on the
 //! Zobrist hash, move ordering (table move, captures by victim value,
-//! killers, history) and quiescence on captures.
+//! killers, history), principal-variation search (every move after the
+//! first tried with a null window first), late-move reductions of quiet
+//! moves, a check extension, and quiescence on captures.
 //!
 //! Scores are always from the point of view of the player who is to move at
 //! the root ("paranoid" search): that player maximises, every other player
@@ -24,6 +26,14 @@ const QUIESCENCE_PLIES: usize = 12;
 /// Weight of one legal move of the side to move.
 const MOBILITY: i32 = 2;
 const TT_SIZE: usize = 1 << 18;
+/// Late-move reductions: quiet moves after this many in the ordered list,
+/// at this depth or more, are first searched a ply (two, far down the
+/// list) shallower.
+const LMR_AFTER: usize = 3;
+const LMR_DEPTH: u32 = 3;
+/// Null-move pruning searches this many plies shallower (one more from
+/// depth 7).
+const NULL_R: u32 = 2;
 
 #[derive(Clone, Copy, Default)]
 struct Entry {
@@ -41,6 +51,16 @@ enum Bound {
     Exact,
     Lower,
     Upper,
+}
+
+/// Where a node of the search stands.
+#[derive(Clone, Copy)]
+struct Node {
+    depth: u32,
+    ply: usize,
+    in_check: bool,
+    /// The move that led here was a null move.
+    after_null: bool,
 }
 
 /// What a search tells about each completed iteration.
@@ -63,6 +83,14 @@ pub struct Searcher<'g> {
     stopped: bool,
     root: usize,
     progress: Option<Report<'g>>,
+    /// Whether a side to move can be in check (the game has royal pieces
+    /// that must not be left attacked): checks are extended and never
+    /// reduced.
+    checks: bool,
+    /// Whether null-move pruning is used: in two-player games whose
+    /// royal pieces must not be left attacked (the chess, shogi and
+    /// xiangqi families), where zugzwang is rare.
+    null_moves: bool,
 }
 
 impl<'g> Searcher<'g> {
@@ -90,6 +118,10 @@ impl<'g> Searcher<'g> {
             stopped: false,
             root: 0,
             progress: None,
+            checks: !game.royal_types().is_empty() && game.rules.royal_safety,
+            null_moves: !game.royal_types().is_empty()
+                && game.rules.royal_safety
+                && game.players.len() == 2,
         }
     }
 
@@ -128,9 +160,11 @@ impl<'g> Searcher<'g> {
         let mut best: (i32, usize) = (0, 0);
         let mut completed = 0;
         for depth in 1..=max_depth {
-            let found = self.root_search(pos, &moves, depth, best.1)?;
+            let (found, searched) = self.root_search(pos, &moves, depth, best.1)?;
             if self.stopped {
-                if completed == 0 {
+                // An iteration cut short still counts if it searched the
+                // last iteration's best move: its best is as deep.
+                if completed == 0 || searched > 0 {
                     best = found;
                 }
                 break;
@@ -154,8 +188,10 @@ impl<'g> Searcher<'g> {
             if moves.len() == 1 || best.0.abs() >= WIN - 1000 {
                 break;
             }
+            // The next iteration takes a few times as long as this one:
+            // not begun past 60 % of the time.
             if let Limit::Time(t) = self.limit
-                && started.elapsed() * 2 > t
+                && started.elapsed() * 5 > t * 3
             {
                 break;
             }
@@ -171,33 +207,46 @@ impl<'g> Searcher<'g> {
         }))
     }
 
-    /// Searches every root move to `depth`; returns (score, index of best).
+    /// Searches every root move to `depth`, the last iteration's best
+    /// first; returns (score, index of best) and how many moves were
+    /// searched to the end (fewer if the time ran out).
     fn root_search(
         &mut self,
         pos: &mut Position,
         moves: &[Move],
         depth: u32,
         first: usize,
-    ) -> Result<(i32, usize), GenError> {
+    ) -> Result<((i32, usize), usize), GenError> {
         let mut order: Vec<usize> = (0..moves.len()).collect();
         order.swap(0, first);
         let (mut alpha, beta) = (-INF, INF);
         let mut best = (-INF, first);
-        for i in order {
+        let mut searched = 0;
+        for (n, i) in order.into_iter().enumerate() {
             let mv = moves[i].as_ref();
             self.game.make(pos, mv);
-            let score = self.search(pos, depth - 1, 1, alpha, beta);
+            // The first move with the whole window; the others first with
+            // a null window, again with the whole one if they beat it.
+            let mut score = if n == 0 {
+                self.search(pos, depth - 1, 1, alpha, beta)
+            } else {
+                self.search(pos, depth - 1, 1, alpha, alpha + 1)
+            };
+            if n > 0 && matches!(score, Ok(s) if s > alpha && !self.stopped) {
+                score = self.search(pos, depth - 1, 1, alpha, beta);
+            }
             self.game.undo(pos, mv);
             let score = score?;
             if self.stopped {
                 break;
             }
+            searched += 1;
             if score > best.0 {
                 best = (score, i);
             }
             alpha = alpha.max(score);
         }
-        if let Some(m) = moves.get(best.1) {
+        if let Some(m) = moves.get(best.1).filter(|_| !self.stopped) {
             self.store(
                 pos.hash(),
                 depth as i16,
@@ -206,7 +255,7 @@ impl<'g> Searcher<'g> {
                 m.header.hash_delta,
             );
         }
-        Ok(best)
+        Ok((best, searched))
     }
 
     fn time_is_up(&mut self) -> bool {
@@ -231,18 +280,47 @@ impl<'g> Searcher<'g> {
         pos: &mut Position,
         depth: u32,
         ply: usize,
-        mut alpha: i32,
-        mut beta: i32,
+        alpha: i32,
+        beta: i32,
+    ) -> Result<i32, GenError> {
+        let node = Node {
+            depth,
+            ply,
+            in_check: false,
+            after_null: false,
+        };
+        self.search_node(pos, node, (alpha, beta))
+    }
+
+    fn search_node(
+        &mut self,
+        pos: &mut Position,
+        node: Node,
+        (mut alpha, mut beta): (i32, i32),
     ) -> Result<i32, GenError> {
         self.nodes += 1;
         if self.time_is_up() {
             return Ok(0);
         }
+        let Node { depth, ply, .. } = node;
+        // A side in check is searched a ply deeper (never from quiescence),
+        // within twice the nominal depth.
+        let in_check = self.checks && self.game.royal_attacked(pos, pos.side());
+        let depth = if in_check && ply < 64 {
+            depth + 1
+        } else {
+            depth
+        };
         if depth == 0 {
             return self.quiesce(pos, ply, alpha, beta);
         }
         let mut list = self.list(ply);
-        let result = self.search_moves(pos, depth, ply, &mut alpha, &mut beta, &mut list);
+        let node = Node {
+            depth,
+            in_check,
+            ..node
+        };
+        let result = self.search_moves(pos, node, &mut alpha, &mut beta, &mut list);
         self.lists[ply] = list;
         result
     }
@@ -250,12 +328,12 @@ impl<'g> Searcher<'g> {
     fn search_moves(
         &mut self,
         pos: &mut Position,
-        depth: u32,
-        ply: usize,
+        node: Node,
         alpha: &mut i32,
         beta: &mut i32,
         list: &mut MoveList,
     ) -> Result<i32, GenError> {
+        let Node { depth, ply, .. } = node;
         self.generator.moves_of_side(self.game, pos, list)?;
         if let Some(result) = self.generator.result_given(self.game, pos, list.len())? {
             return Ok(self.result_score(&result, ply));
@@ -274,15 +352,29 @@ impl<'g> Searcher<'g> {
                 return Ok(entry.score);
             }
         }
-        let (alpha0, beta0) = (*alpha, *beta);
         let maximising = pos.side() == self.root;
+        if let Some(score) = self.null_move_cutoff(pos, node, maximising, (*alpha, *beta))? {
+            return Ok(score);
+        }
+        let (alpha0, beta0) = (*alpha, *beta);
         let order = self.order(list, ply, tt_move);
         let mut best = if maximising { -INF } else { INF };
         let mut best_key = 0;
-        for i in order {
+        let killers = self.killers.get(ply).copied().unwrap_or([0; 2]);
+        for (n, i) in order.into_iter().enumerate() {
             let mv = list.get(i);
+            let key = mv.header.hash_delta;
+            let quiet = mv.header.captures == 0
+                && mv.header.promotion().is_none()
+                && !killers.contains(&key)
+                && key != tt_move;
+            let reduction = if n >= LMR_AFTER && depth >= LMR_DEPTH && quiet && !node.in_check {
+                1 + u32::from(n >= 3 * LMR_AFTER)
+            } else {
+                0
+            };
             self.game.make(pos, mv);
-            let score = self.search(pos, depth - 1, ply + 1, *alpha, *beta);
+            let score = self.search_child(pos, node, n, reduction, maximising, (*alpha, *beta));
             self.game.undo(pos, mv);
             let score = score?;
             if self.stopped {
@@ -318,6 +410,98 @@ impl<'g> Searcher<'g> {
         };
         self.store(key, depth as i16, bound, best, best_key);
         Ok(best)
+    }
+
+    /// Null-move pruning: if the side to move, passing, still holds the
+    /// bound it must hold (`beta` for the maximising side, `alpha` for the
+    /// other) in a search `NULL_R` plies shallower, its real moves would
+    /// too; the bound is returned. Only in games where it is sound enough
+    /// ([`Searcher::null_moves`]): not in check, not twice in a row, not
+    /// near mate scores, and only with a piece other than the King and
+    /// pawns (zugzwang is rare then).
+    fn null_move_cutoff(
+        &mut self,
+        pos: &mut Position,
+        node: Node,
+        maximising: bool,
+        (alpha, beta): (i32, i32),
+    ) -> Result<Option<i32>, GenError> {
+        let bound = if maximising { beta } else { alpha };
+        if !self.null_moves
+            || node.in_check
+            || node.after_null
+            || node.depth < 3
+            || bound.abs() >= WIN - 1000
+            || !self.has_big_piece(pos)
+        {
+            return Ok(None);
+        }
+        let pass = Move::pass(pos.side());
+        let reduction = NULL_R + u32::from(node.depth > 6);
+        let child = Node {
+            depth: node.depth.saturating_sub(1 + reduction),
+            ply: node.ply + 1,
+            in_check: false,
+            after_null: true,
+        };
+        let window = if maximising {
+            (beta - 1, beta)
+        } else {
+            (alpha, alpha + 1)
+        };
+        self.game.make(pos, pass.as_ref());
+        let score = self.search_node(pos, child, window);
+        self.game.undo(pos, pass.as_ref());
+        let score = score?;
+        let holds = if maximising {
+            score >= beta
+        } else {
+            score <= alpha
+        };
+        Ok((holds && !self.stopped).then_some(bound))
+    }
+
+    /// Whether the side to move has a piece that is neither royal nor a
+    /// pawn (a piece that restarts the no-progress clock).
+    fn has_big_piece(&self, pos: &Position) -> bool {
+        let side = pos.side();
+        self.game.pieces.iter().enumerate().any(|(t, p)| {
+            !p.royal && !p.resets_clock && pos.piece_bits(side, t).iter().any(|w| *w != 0)
+        })
+    }
+
+    /// Searches the position after the `n`-th move of a node: the first
+    /// with the whole window; the others with a null window at the bound
+    /// the side to move must beat, `reduction` plies shallower, then at
+    /// full depth and with the whole window only if they beat it.
+    fn search_child(
+        &mut self,
+        pos: &mut Position,
+        node: Node,
+        n: usize,
+        reduction: u32,
+        maximising: bool,
+        (alpha, beta): (i32, i32),
+    ) -> Result<i32, GenError> {
+        let depth = node.depth - 1;
+        let ply = node.ply + 1;
+        if n == 0 {
+            return self.search(pos, depth, ply, alpha, beta);
+        }
+        let (lo, hi) = if maximising {
+            (alpha, alpha + 1)
+        } else {
+            (beta - 1, beta)
+        };
+        let beats = |s: i32| if maximising { s > alpha } else { s < beta };
+        let mut score = self.search(pos, depth.saturating_sub(reduction), ply, lo, hi)?;
+        if reduction > 0 && beats(score) && !self.stopped {
+            score = self.search(pos, depth, ply, lo, hi)?;
+        }
+        if beats(score) && score > alpha && score < beta && !self.stopped {
+            score = self.search(pos, depth, ply, alpha, beta)?;
+        }
+        Ok(score)
     }
 
     /// Captures only, from a position's static value ("stand pat").

@@ -115,6 +115,18 @@ pub struct Move {
 }
 
 impl Move {
+    /// A move that changes nothing: `player` passes (the search's null
+    /// move).
+    pub fn pass(player: usize) -> Move {
+        let mut header = MoveHeader::new(super::NO_PIECE, None, None, 0);
+        header.player = player as u8;
+        Move {
+            header,
+            changes: Vec::new(),
+            landings: Vec::new(),
+        }
+    }
+
     pub fn as_ref(&self) -> MoveRef<'_> {
         MoveRef {
             header: &self.header,
