@@ -136,7 +136,11 @@ SAN_NO_CHECK_MARKS = {"chess:atomic", "chess:atomic960", "chess:nocheckatomic", 
 
 
 def compare_san(game, name, variant, fen):
-    """Lines naming the legal moves of `fen` whose SAN differs."""
+    """Lines naming the legal moves of `fen` whose SAN differs. Games with
+    shogi-style promoted pieces (`+P`) are the shogi family: not compared
+    (see SAN_SKIP)."""
+    if any(symbol.startswith("+") for symbol in game.symbols):
+        return []
     session = game.new_session(fen)
     try:
         ours = session.san_moves()

@@ -50,6 +50,9 @@ class Game:
     def pieces(self) -> list[str]:
         """The piece types' names."""
     @property
+    def symbols(self) -> list[str]:
+        """How each piece type is written in position strings (`P`, `+P`)."""
+    @property
     def squares(self) -> list[str]:
         """The squares' names, in board order."""
     @property

@@ -146,6 +146,13 @@ impl Game {
         self.game.pieces.iter().map(|p| p.name.clone()).collect()
     }
 
+    /// How each piece type is written in position strings (`P`, `+P`),
+    /// in the order of `pieces`.
+    #[getter]
+    fn symbols(&self) -> Vec<String> {
+        self.game.pieces.iter().map(|p| p.symbol.clone()).collect()
+    }
+
     /// The squares' names, in board order.
     #[getter]
     fn squares(&self) -> Vec<String> {

@@ -219,13 +219,16 @@ fn disambiguation(game: &Game, list: &MoveList, index: usize, from: Square, to: 
 }
 
 /// `O-O` or `O-O-O` if the move is a castling: a move of the King (a
-/// royal piece, or one lettered `K` where the King is not royal) that also
-/// takes another piece of the mover's from one square to another.
-/// The side is the side of the King where that piece (the Rook) stood.
+/// royal piece, or one lettered `K` where the King is not royal) that
+/// captures nothing and takes another piece of the mover's (the Rook) from
+/// one square to another — or, in Chess960, leaves it where it stands and
+/// only takes its has-not-moved mark. The side is the side of the King
+/// where the Rook stood.
 fn castling(game: &Game, mv: MoveRef) -> Option<&'static str> {
     let h = mv.header;
     let from = h.from()?;
-    if !game.pieces.get(h.piece as usize)?.royal && game.san_letter(h.piece) != 'K' {
+    let kingly = game.pieces.get(h.piece as usize)?.royal || game.san_letter(h.piece) == 'K';
+    if !kingly || h.captures > 0 {
         return None;
     }
     let squares = game.topology.len();
@@ -234,15 +237,19 @@ fn castling(game: &Game, mv: MoveRef) -> Option<&'static str> {
         let mine = info.owner == h.player && !info.phantom && !info.is_neutral();
         (!c.is_empty() && mine).then_some(info.piece)
     };
-    let mut on_board = mv
-        .changes
-        .iter()
-        .filter(|c| (c.slot as usize) < squares && c.old != c.new);
-    // The Rook: another piece of the mover's that leaves its square, or
-    // only loses its has-not-moved mark there (a Chess960 castling whose
-    // Rook already stands where it goes).
+    let on_board = || {
+        mv.changes
+            .iter()
+            .filter(|c| (c.slot as usize) < squares && c.old != c.new)
+    };
     let left =
-        on_board.find(|c| c.slot != from.0 && piece_of(c.old).is_some_and(|p| p != h.piece))?;
+        on_board().find(|c| c.slot != from.0 && piece_of(c.old).is_some_and(|p| p != h.piece))?;
+    let rook = piece_of(left.old);
+    let stays = piece_of(left.new) == rook;
+    let lands = on_board().any(|c| c.slot != left.slot && piece_of(c.new) == rook);
+    if !stays && !lands {
+        return None;
+    }
     let king = game.topology.coords(from);
     let rook_at = game.topology.coords(Square(left.slot));
     Some(if rook_at.col > king.col {

@@ -435,3 +435,21 @@ fn marks_and_encodings_of_other_programs() {
     let pdn = "[GameType \"20\"]\n1. 32-28! 19-23?! *";
     assert_eq!(load_first(&draughts, pdn).unwrap().ply(), 2);
 }
+
+#[test]
+fn an_atomic_king_capture_that_blows_up_its_own_pieces_is_no_castling() {
+    // Found by the SAN comparison with Fairy-Stockfish (seed 42): the
+    // explosion takes the King's own neighbours off the board.
+    let atomic = game("chess:nocheckatomic");
+    let fen = "4kbn1/r6r/bn1pBp1p/pp2pPp1/1P2NKPQ/P1P1P2P/8/RN6 w - - 3 28";
+    let mut session =
+        Session::from_position(atomic.clone(), atomic.parse_position(fen).unwrap()).unwrap();
+    let mut pos = session.position_copy();
+    let sans = dagaz::text::san::texts(&atomic, &mut pos, session.legal()).unwrap();
+    assert!(
+        sans.contains(&"Kxe5".to_string()) && sans.contains(&"Kxg5".to_string()),
+        "{sans:?}"
+    );
+    assert!(!sans.iter().any(|s| s.starts_with("O-O")), "{sans:?}");
+    session.play_text("Kxe5").unwrap();
+}
