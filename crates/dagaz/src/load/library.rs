@@ -48,6 +48,7 @@ const GAMES: &[BuiltinGame] = library![
     "brazilian-draughts",
     "canadian-draughts",
     "pool-checkers",
+    "czech-draughts",
     "stavropol-checkers",
     "turkish-draughts",
     "fanorona",
