@@ -80,3 +80,14 @@ fn stavropol_is_lost_when_your_colour_cannot_move() {
     let mut pos = game.parse_position("W:W30:B12").unwrap();
     assert_eq!(Generator::new().result(&game, &mut pos).unwrap(), None);
 }
+
+#[test]
+fn czech_a_kings_capture_comes_before_a_mans() {
+    let game = load_game("czech-draughts").unwrap();
+    // The man on 22 could take 18, the king on 31 takes 27: only the
+    // king's captures are legal (Russian draughts would allow both).
+    assert_eq!(moves(&game, "W:W22,K31:B18,27"), v(&["31x20", "31x24"]));
+    // Without a king's capture, the man must capture (forward only).
+    assert_eq!(moves(&game, "W:W22,K29:B18"), v(&["22x15"]));
+    assert_eq!(moves(&game, "W:W22:B26"), v(&["22-17", "22-18"]));
+}
