@@ -295,8 +295,13 @@ pub enum PositionFormat {
 /// What the maximum-capture rule counts.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum MaximumCapture {
+    /// The most pieces.
     Pieces,
+    /// The most value (the pieces' `value`).
     Value,
+    /// The most pieces, then among those the most value (Spanish
+    /// draughts: the most pieces, then the most kings).
+    PiecesThenValue,
 }
 
 /// How castling rights and the en passant field of a FEN map onto the

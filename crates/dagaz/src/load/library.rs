@@ -49,6 +49,7 @@ const GAMES: &[BuiltinGame] = library![
     "canadian-draughts",
     "pool-checkers",
     "czech-draughts",
+    "spanish-draughts",
     "stavropol-checkers",
     "turkish-draughts",
     "fanorona",

@@ -112,9 +112,12 @@ impl Loader<'_> {
             None => None,
             Some(("pieces", _)) => Some(MaximumCapture::Pieces),
             Some(("value", _)) => Some(MaximumCapture::Value),
+            Some(("pieces-then-value", _)) => Some(MaximumCapture::PiecesThenValue),
             Some((other, span)) => {
                 self.error(
-                    format!("rules.maximum_capture: '{other}' is not \"pieces\" or \"value\""),
+                    format!(
+                        "rules.maximum_capture: '{other}' is not \"pieces\", \"value\" or \"pieces-then-value\""
+                    ),
                     Some(span),
                     "here",
                 );

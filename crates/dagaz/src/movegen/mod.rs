@@ -289,6 +289,9 @@ impl Generator {
                 match kind {
                     MaximumCapture::Pieces => out.header(i).captures as i64,
                     MaximumCapture::Value => captured_value(game, out.get(i)),
+                    MaximumCapture::PiecesThenValue => {
+                        ((out.header(i).captures as i64) << 32) + captured_value(game, out.get(i))
+                    }
                 }
             };
             let best = (0..out.len()).map(amount).max().unwrap_or(0);

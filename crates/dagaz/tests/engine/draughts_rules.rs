@@ -91,3 +91,15 @@ fn czech_a_kings_capture_comes_before_a_mans() {
     assert_eq!(moves(&game, "W:W22,K29:B18"), v(&["22x15"]));
     assert_eq!(moves(&game, "W:W22:B26"), v(&["22-17", "22-18"]));
 }
+
+#[test]
+fn spanish_quantity_then_quality() {
+    let game = load_game("spanish-draughts").unwrap();
+    let source = include_str!("../../../../games/spanish-draughts.toml");
+    let quantity_only = source.replace("\"pieces-then-value\"", "\"pieces\"");
+    let quantity_only = dagaz::load::load_str(&quantity_only, "spanish.toml", "spanish").unwrap();
+    // Two captures take two pieces each; one of them takes the king on 22.
+    let fen = "W:W27:B23,K22,15,14";
+    assert_eq!(moves(&quantity_only, fen), v(&["27x18x11", "27x20x11"]));
+    assert_eq!(moves(&game, fen), v(&["27x18x11"]));
+}
