@@ -307,19 +307,12 @@ pub fn write(
         out += &diagram(game, start);
     }
     out += "手数----指手---------消費時間--\n";
-    let mut replay = Session::from_position(game.clone(), start.clone())?;
-    let mut previous = None;
-    for mv in session.played() {
-        let i = replay
-            .index_of(mv.as_ref())
-            .expect("a move played in the session is legal when replayed");
-        let text = move_text(game, replay.legal(), i, previous);
-        out += &format!("{:>4} {text}\n", replay.ply() + 1);
-        previous = mv.header.to();
-        replay.play(i).map_err(|e| match e {
-            crate::session::SessionError::Generation(g) => g,
-            other => unreachable!("replaying a played move: {other}"),
-        })?;
+    let moves = super::each_move(session, |replay, i| {
+        let previous = replay.played().last().and_then(|m| m.to());
+        Ok(move_text(game, replay.legal(), i, previous))
+    })?;
+    for (n, text) in moves.iter().enumerate() {
+        out += &format!("{:>4} {text}\n", n + 1);
     }
     let n = session.ply() + 1;
     if let Some(result) = session.result() {

@@ -269,14 +269,28 @@ fn move_texts(session: &Session, format: Format) -> Result<Vec<String>, GenError
     if format != Format::Pgn || !san::applies(game) {
         return Ok(session.texts().to_vec());
     }
-    let mut replay = Session::from_position(game.clone(), session.start().clone())?;
+    each_move(session, |replay, i| {
+        let mut pos = replay.position_copy();
+        san::text(game, &mut pos, replay.legal(), i)
+    })
+}
+
+/// The moves of a session, each written by `write` in the position before
+/// it: the session is replayed from its start, and `write` gets the
+/// replay and the index of the move among its legal moves. Draws the game
+/// was played past (unclaimed repetitions) are passed again.
+pub(crate) fn each_move<T>(
+    session: &Session,
+    mut write: impl FnMut(&Session, usize) -> Result<T, GenError>,
+) -> Result<Vec<T>, GenError> {
+    let mut replay = Session::from_position(session.game().clone(), session.start().clone())?;
     let mut out = Vec::with_capacity(session.ply());
     for mv in session.played() {
+        replay.resume_after_draw();
         let i = replay
             .index_of(mv.as_ref())
             .expect("a move played in the session is legal when replayed");
-        let mut pos = replay.position_copy();
-        out.push(san::text(game, &mut pos, replay.legal(), i)?);
+        out.push(write(&replay, i)?);
         replay.play(i).map_err(|e| match e {
             SessionError::Generation(g) => g,
             other => unreachable!("replaying a played move: {other}"),

@@ -64,34 +64,68 @@ fn is_pawn(game: &Game, piece: u16) -> bool {
 }
 
 /// The SAN texts of every move of `list`, the legal moves of `pos`; each
-/// is distinct (a second move with the same text gets dagaz's move text).
+/// is distinct (moves that SAN cannot tell apart get dagaz's move text).
 pub fn texts(game: &Game, pos: &mut Position, list: &MoveList) -> Result<Vec<String>, GenError> {
     let mut generator = Generator::new();
-    let mut out = Vec::with_capacity(list.len());
-    for i in 0..list.len() {
-        let mut text = without_check(game, list, i);
-        text += check_mark(game, &mut generator, pos, list.get(i))?;
-        out.push(text);
-    }
-    // Two moves that SAN cannot tell apart (moves of composite games) are
-    // written in dagaz's move text.
-    let plain = movetext::texts(game, list);
-    for i in 0..out.len() {
-        if out.iter().filter(|t| **t == out[i]).count() > 1 {
-            out[i] = plain[i].clone();
-        }
-    }
-    Ok(out)
+    bare_texts(game, list)
+        .into_iter()
+        .enumerate()
+        .map(|(i, bare)| with_mark(game, &mut generator, pos, list, i, bare))
+        .collect()
 }
 
-/// The SAN text of the move at `index` of `list`, the legal moves of `pos`.
+/// The SAN text of the move at `index` of `list`, the legal moves of `pos`
+/// (only its own check mark is worked out).
 pub fn text(
     game: &Game,
     pos: &mut Position,
     list: &MoveList,
     index: usize,
 ) -> Result<String, GenError> {
-    Ok(texts(game, pos, list)?.swap_remove(index))
+    let bare = bare_texts(game, list).swap_remove(index);
+    with_mark(game, &mut Generator::new(), pos, list, index, bare)
+}
+
+/// The texts of `list` without check marks: SAN, or dagaz's move text
+/// (`Err`) for moves whose SAN another move shares (moves of composite
+/// games).
+fn bare_texts(game: &Game, list: &MoveList) -> Vec<Result<String, String>> {
+    let sans: Vec<String> = (0..list.len())
+        .map(|i| without_check(game, list, i))
+        .collect();
+    let mut uses: rustc_hash::FxHashMap<&str, usize> = Default::default();
+    for san in &sans {
+        *uses.entry(san.as_str()).or_default() += 1;
+    }
+    if uses.len() == sans.len() {
+        return sans.into_iter().map(Ok).collect();
+    }
+    let plain = movetext::texts(game, list);
+    sans.iter()
+        .zip(plain)
+        .map(|(san, plain)| {
+            if uses[san.as_str()] > 1 {
+                Err(plain)
+            } else {
+                Ok(san.clone())
+            }
+        })
+        .collect()
+}
+
+/// A bare text with the check mark of its move (dagaz's move text gets none).
+fn with_mark(
+    game: &Game,
+    generator: &mut Generator,
+    pos: &mut Position,
+    list: &MoveList,
+    index: usize,
+    bare: Result<String, String>,
+) -> Result<String, GenError> {
+    match bare {
+        Ok(san) => Ok(san + check_mark(game, generator, pos, list.get(index))?),
+        Err(plain) => Ok(plain),
+    }
 }
 
 /// `+` if the move gives check, `#` if it mates, else nothing.

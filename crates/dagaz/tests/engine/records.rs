@@ -325,6 +325,9 @@ fn unclaimed_draws_are_played_past_and_a_recorded_win_stands() {
         session.result(),
         Some(GameResult::Win { winner: 0, .. })
     ));
+    // Written again, past the same draw.
+    let written = record::write(&session, &[]).unwrap();
+    assert!(written.contains("4. Ng1 Ng8 5. e4 e5 1-0"), "{written}");
 }
 
 #[test]
