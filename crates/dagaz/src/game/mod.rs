@@ -38,6 +38,9 @@ pub struct PieceType {
     /// are written in lower case).
     pub letter: char,
     pub value: i32,
+    /// What it counts for in the capture-precedence test `value`
+    /// (`capture_value`, by default `value`).
+    pub capture_value: i32,
     /// Losing it (or leaving it attacked, with royal safety) loses the game.
     pub royal: bool,
     /// A move of this piece restarts the no-progress clock (chess pawns).
@@ -135,8 +138,10 @@ pub struct Rules {
     pub royal_safety: bool,
     /// If any capture exists, moves without captures are illegal.
     pub capture_priority: bool,
-    /// Only the moves that capture the most (pieces or value) are legal.
-    pub maximum_capture: Option<MaximumCapture>,
+    /// Which captures are legal when several are possible: the tests
+    /// applied in order, each keeping the moves that score best (empty: any
+    /// capture).
+    pub maximum_capture: Vec<CaptureTest>,
     /// `x` marks pieces and removes them when the move ends.
     pub deferred_captures: bool,
     /// Players may move any piece, each as its owner would (the prologue's
@@ -292,16 +297,24 @@ pub enum PositionFormat {
     Counts,
 }
 
-/// What the maximum-capture rule counts.
+/// One test of the capture-precedence rule (`maximum_capture`): among
+/// the legal moves, only those that score best on it stay legal. Draughts
+/// rule sets are lists of them: Italian's "the most pieces, then with a
+/// king, then the most kings, then the kings first" is `[Pieces, By(King),
+/// Most(King), Earliest(King)]`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum MaximumCapture {
-    /// The most pieces.
+pub enum CaptureTest {
+    /// The most pieces captured.
     Pieces,
-    /// The most value (the pieces' `value`).
+    /// The most value captured (the pieces' `capture_value`).
     Value,
-    /// The most pieces, then among those the most value (Spanish
-    /// draughts: the most pieces, then the most kings).
-    PiecesThenValue,
+    /// Made by a piece of this type.
+    By(u16),
+    /// The most pieces of this type captured.
+    Most(u16),
+    /// The pieces of this type taken earliest along the path (the first
+    /// taken first, then the second, …).
+    Earliest(u16),
 }
 
 /// How castling rights and the en passant field of a FEN map onto the

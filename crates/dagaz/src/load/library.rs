@@ -50,6 +50,7 @@ const GAMES: &[BuiltinGame] = library![
     "pool-checkers",
     "czech-draughts",
     "spanish-draughts",
+    "italian-draughts",
     "stavropol-checkers",
     "turkish-draughts",
     "fanorona",

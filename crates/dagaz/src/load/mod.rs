@@ -37,8 +37,8 @@ use crate::game::attacks::Attacks;
 use crate::game::display::{Display, DisplaySpec};
 use crate::game::numbers::Part;
 use crate::game::{
-    FenConfig, Game, GoalNames, Goals, MaximumCapture, PieceType, Player, PositionFormat,
-    Promotion, Rules, parse_goal,
+    FenConfig, Game, GoalNames, Goals, PieceType, Player, PositionFormat, Promotion, Rules,
+    parse_goal,
 };
 use crate::handler::{EndRule, Handler, HandlerRegistry};
 use crate::movegen::check_position;
@@ -237,6 +237,7 @@ impl Loader<'_> {
                 name: pname.clone(),
                 letter: letters[i],
                 value: p.value,
+                capture_value: p.capture_value.unwrap_or(p.value),
                 royal: p.royal,
                 resets_clock: p.resets_clock,
                 // Chess960's castling letters are about the Rooks' and the

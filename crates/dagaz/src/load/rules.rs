@@ -4,7 +4,7 @@
 
 use super::spec::*;
 use super::*;
-use crate::game::{PassRule, RecordFormat, RoyalCheck, TurnOrder};
+use crate::game::{CaptureTest, PassRule, RecordFormat, RoyalCheck, TurnOrder};
 
 impl Loader<'_> {
     pub(super) fn handlers(
@@ -104,26 +104,7 @@ impl Loader<'_> {
             }
         }
         let names = names.pieces;
-        let maximum_capture = match r
-            .maximum_capture
-            .as_ref()
-            .map(|m| (m.get_ref().as_str(), m.span()))
-        {
-            None => None,
-            Some(("pieces", _)) => Some(MaximumCapture::Pieces),
-            Some(("value", _)) => Some(MaximumCapture::Value),
-            Some(("pieces-then-value", _)) => Some(MaximumCapture::PiecesThenValue),
-            Some((other, span)) => {
-                self.error(
-                    format!(
-                        "rules.maximum_capture: '{other}' is not \"pieces\", \"value\" or \"pieces-then-value\""
-                    ),
-                    Some(span),
-                    "here",
-                );
-                None
-            }
-        };
+        let maximum_capture = self.capture_tests(r, names);
         Rules {
             royal_safety: r.royal_safety,
             capture_priority: r.capture_priority,
@@ -156,6 +137,25 @@ impl Loader<'_> {
     }
 
     /// Piece names of a `[rules]` key, as piece numbers.
+    /// `maximum_capture`: one test or a list of them (`CaptureTest`).
+    fn capture_tests(&mut self, r: &RulesSection, names: &[String]) -> Vec<CaptureTest> {
+        let Some(spec) = r.maximum_capture.as_ref() else {
+            return Vec::new();
+        };
+        let mut tests = Vec::new();
+        for text in spec.get_ref().names() {
+            match parse_capture_test(text, names) {
+                Ok(test) => tests.push(test),
+                Err(e) => self.error(
+                    format!("rules.maximum_capture: {e}"),
+                    Some(spec.span()),
+                    "here",
+                ),
+            }
+        }
+        tests
+    }
+
     fn piece_list(&mut self, key: &str, list: &[Spanned<String>], names: &[String]) -> Vec<u16> {
         list.iter()
             .filter_map(|n| match names.iter().position(|x| x == n.get_ref()) {
@@ -440,4 +440,28 @@ fn unknown_piece_argument(
     });
     let known = spec.pieces.contains_key(piece) || (piece == "any" && base.starts_with("gate"));
     (takes_piece && !known).then(|| format!("unknown piece '{piece}'"))
+}
+
+/// One entry of `maximum_capture`: `pieces`, `value`, `by:Type`,
+/// `most:Type` or `earliest:Type`.
+fn parse_capture_test(text: &str, names: &[String]) -> Result<CaptureTest, String> {
+    let piece = |name: &str| {
+        names
+            .iter()
+            .position(|n| n == name)
+            .map(|i| i as u16)
+            .ok_or_else(|| format!("unknown piece '{name}' in '{text}'"))
+    };
+    Ok(match text.split_once(':') {
+        None if text == "pieces" => CaptureTest::Pieces,
+        None if text == "value" => CaptureTest::Value,
+        Some(("by", name)) => CaptureTest::By(piece(name)?),
+        Some(("most", name)) => CaptureTest::Most(piece(name)?),
+        Some(("earliest", name)) => CaptureTest::Earliest(piece(name)?),
+        _ => {
+            return Err(format!(
+                "'{text}' is not \"pieces\", \"value\", \"by:Piece\", \"most:Piece\" or \"earliest:Piece\""
+            ));
+        }
+    })
 }

@@ -100,6 +100,7 @@ pub(super) struct PieceSection {
     pub(super) letter: Option<Spanned<String>>,
     #[serde(default)]
     pub(super) value: i32,
+    pub(super) capture_value: Option<i32>,
     #[serde(default)]
     pub(super) royal: bool,
     #[serde(default)]
@@ -213,7 +214,7 @@ pub(super) struct RulesSection {
     pub(super) royal_safety: bool,
     #[serde(default)]
     pub(super) capture_priority: bool,
-    pub(super) maximum_capture: Option<Spanned<String>>,
+    pub(super) maximum_capture: Option<Spanned<OneOrMany>>,
     #[serde(default)]
     pub(super) deferred_captures: bool,
     #[serde(default)]

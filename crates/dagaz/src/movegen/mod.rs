@@ -13,7 +13,7 @@ pub use validity::check_position;
 pub use vm::GenError;
 
 use crate::board::Square;
-use crate::game::{Game, MaximumCapture, PassRule};
+use crate::game::{CaptureTest, Game, PassRule};
 use crate::position::{Move, MoveHeader, MoveList, MoveRef, NO_PIECE, Position, squares_of};
 use attack::ReadSet;
 use vm::{Env, Mode, Vm};
@@ -284,19 +284,17 @@ impl Generator {
             let keep = &self.keep;
             out.retain_indices(|i| keep[i]);
         }
-        if let Some(kind) = game.rules.maximum_capture {
-            let amount = |i: usize| -> i64 {
-                match kind {
-                    MaximumCapture::Pieces => out.header(i).captures as i64,
-                    MaximumCapture::Value => captured_value(game, out.get(i)),
-                    MaximumCapture::PiecesThenValue => {
-                        ((out.header(i).captures as i64) << 32) + captured_value(game, out.get(i))
-                    }
-                }
+        // The capture-precedence tests choose among captures; a move that
+        // captures nothing loses to any capture.
+        let captures = (0..out.len()).any(|i| out.header(i).captures > 0);
+        for &test in game.rules.maximum_capture.iter().filter(|_| captures) {
+            let score = |i: usize| match out.header(i).captures {
+                0 => 0,
+                _ => 1 + capture_score(game, test, out.get(i)),
             };
-            let best = (0..out.len()).map(amount).max().unwrap_or(0);
+            let best = (0..out.len()).map(score).max().unwrap_or(0);
             self.keep.clear();
-            self.keep.extend((0..out.len()).map(|i| amount(i) == best));
+            self.keep.extend((0..out.len()).map(|i| score(i) == best));
             let keep = &self.keep;
             out.retain_indices(|i| keep[i]);
         }
@@ -477,7 +475,7 @@ impl Generator {
             && !game.rules.goals.has_immediate()
             && !game.rules.capture_priority
             && !game.uses_priorities
-            && game.rules.maximum_capture.is_none()
+            && game.rules.maximum_capture.is_empty()
             && game
                 .end_rule
                 .as_ref()
@@ -520,15 +518,26 @@ fn holds_pieces(game: &Game, pos: &Position, player: usize) -> bool {
 }
 
 /// Total value of the enemy pieces a move removes or replaces.
-fn captured_value(game: &Game, mv: MoveRef) -> i64 {
-    game.captured_squares(mv)
-        .iter()
-        .filter_map(|sq| mv.changes.iter().find(|c| c.slot == sq.0))
-        .map(|c| {
-            let p = game.cells.info(c.old).piece;
-            game.pieces.get(p as usize).map_or(0, |t| t.value as i64)
-        })
-        .sum()
+/// How well a move does on one capture-precedence test (higher is better).
+fn capture_score(game: &Game, test: CaptureTest, mv: MoveRef) -> u64 {
+    let captured = || {
+        game.captured_squares(mv)
+            .into_iter()
+            .filter_map(|sq| mv.changes.iter().find(|c| c.slot == sq.0))
+            .map(|c| game.cells.info(c.old).piece)
+            .collect::<Vec<u16>>()
+    };
+    match test {
+        CaptureTest::Pieces => mv.header.captures as u64,
+        CaptureTest::Value => captured()
+            .into_iter()
+            .filter_map(|p| game.pieces.get(p as usize))
+            .map(|t| t.capture_value.max(0) as u64)
+            .sum(),
+        CaptureTest::By(piece) => (mv.header.piece == piece) as u64,
+        CaptureTest::Most(piece) => captured().into_iter().filter(|&p| p == piece).count() as u64,
+        CaptureTest::Earliest(_) => mv.header.capture_rank,
+    }
 }
 
 /// The squares where a move that is not a drop puts pieces from the

@@ -36,6 +36,11 @@ pub struct MoveHeader {
     /// Order of the captures along the path, when paths with the same
     /// effect are kept apart (otherwise 0).
     pub path_key: u64,
+    /// Which pieces the capture took first, for the capture-precedence
+    /// test `earliest:Type`: bit 63 − i is set when the i-th piece taken
+    /// along the path is of that type, so that a higher rank took them
+    /// earlier (0 in games without the test).
+    pub capture_rank: u64,
     /// The same player moves again after this move (Kalah's extra turn).
     pub again: bool,
     /// The move attacks a royal piece of another player. Set only in games
@@ -59,6 +64,7 @@ impl MoveHeader {
             promotion: NO_PIECE,
             hash_delta: 0,
             path_key: 0,
+            capture_rank: 0,
             again: false,
             gives_check: false,
         }

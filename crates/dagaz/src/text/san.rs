@@ -161,6 +161,9 @@ fn check_mark(
 fn without_check(game: &Game, list: &MoveList, index: usize) -> String {
     let mv = list.get(index);
     let h = mv.header;
+    if let Some(text) = placed_promotion(game, mv) {
+        return text;
+    }
     // A move of several parts, or one that places a second piece (an
     // arrow, a wall), is written in dagaz's move text.
     let Some(to) = h.to().filter(|_| mv.landings.is_empty()) else {
@@ -210,6 +213,31 @@ fn without_check(game: &Game, list: &MoveList, index: usize) -> String {
     }
     out += &neutral_suffix(game, mv);
     out
+}
+
+/// A promotion that sets the new piece down where the move ends after a
+/// first part that does not move (Sittuyin: the Pawn leaves, a General is
+/// put on its square or one diagonally next to it), written with both
+/// squares as Fairy-Stockfish does: `e5=F`, `e5f6=F`.
+fn placed_promotion(game: &Game, mv: MoveRef) -> Option<String> {
+    let h = mv.header;
+    let (from, to) = (h.from()?, h.to()?);
+    if mv.landings != [from] || h.captures > 0 {
+        return None;
+    }
+    let placed = game
+        .cells
+        .info(mv.changes.iter().rfind(|c| c.slot == to.0)?.new);
+    if placed.piece == h.piece || placed.piece as usize >= game.pieces.len() {
+        return None;
+    }
+    let mut out = game.topology.name(from).to_string();
+    if to != from {
+        out += game.topology.name(to);
+    }
+    out.push('=');
+    out.push(game.san_letter(placed.piece));
+    Some(out)
 }
 
 /// The duck's square (`move_neutral`): `,d5` of `e4,d5`.

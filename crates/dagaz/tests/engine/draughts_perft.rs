@@ -50,6 +50,7 @@ fn game_name(variant: &str) -> &'static str {
         "pool" => "pool-checkers",
         "czech" => "czech-draughts",
         "spanish" => "spanish-draughts",
+        "italian" => "italian-draughts",
         other => panic!("no game for variant {other}"),
     }
 }
@@ -78,7 +79,7 @@ fn check(min: u128, max: u128) -> usize {
 
 #[test]
 fn published_counts_up_to_a_million_nodes() {
-    assert_eq!(check(0, 1_100_000), 116);
+    assert_eq!(check(0, 1_100_000), 132);
 }
 
 #[test]
@@ -96,5 +97,5 @@ fn published_counts_larger() {
 fn both_conventions_are_in_the_data() {
     let rows = rows();
     assert!(rows.iter().any(|r| r.keep) && rows.iter().any(|r| !r.keep));
-    assert_eq!(rows.len(), 206);
+    assert_eq!(rows.len(), 232);
 }

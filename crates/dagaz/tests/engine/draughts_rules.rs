@@ -96,10 +96,35 @@ fn czech_a_kings_capture_comes_before_a_mans() {
 fn spanish_quantity_then_quality() {
     let game = load_game("spanish-draughts").unwrap();
     let source = include_str!("../../../../games/spanish-draughts.toml");
-    let quantity_only = source.replace("\"pieces-then-value\"", "\"pieces\"");
+    let quantity_only = source.replace("[\"pieces\", \"most:King\"]", "\"pieces\"");
     let quantity_only = dagaz::load::load_str(&quantity_only, "spanish.toml", "spanish").unwrap();
     // Two captures take two pieces each; one of them takes the king on 22.
     let fen = "W:W27:B23,K22,15,14";
     assert_eq!(moves(&quantity_only, fen), v(&["27x18x11", "27x20x11"]));
     assert_eq!(moves(&game, fen), v(&["27x18x11"]));
+}
+
+#[test]
+fn italian_men_cannot_take_kings_and_kings_step_one_square() {
+    let game = load_game("italian-draughts").unwrap();
+    // The white man on 22 (d3) faces a black king on 18 (c4), b5 behind it
+    // empty: no capture; a black man there is taken.
+    assert_eq!(moves(&game, "W:W22:BK18"), v(&["22-19"]));
+    assert_eq!(moves(&game, "W:W22:B18"), v(&["22x13"]));
+    // A king steps one square (from 30, d1: c2 and e2).
+    assert_eq!(moves(&game, "W:WK30:B1"), v(&["30-26", "30-27"]));
+}
+
+#[test]
+fn italian_capture_precedences_in_order() {
+    let game = load_game("italian-draughts").unwrap();
+    // One piece either way: the king's capture (30x23) before the man's.
+    assert_eq!(moves(&game, "W:W22,K30:B18,27"), v(&["30x23"]));
+    // One piece either way, by the king: the black king (26) before the man.
+    assert_eq!(moves(&game, "W:WK30:BK26,27"), v(&["30x21"]));
+    // Two pieces either way, one of them a king: the king taken first
+    // (26 then 18) before the king taken second (27 then 20).
+    assert_eq!(moves(&game, "W:WK30:BK26,18,27,K20"), v(&["30x21x14"]));
+    // More pieces before everything else: the man's double capture.
+    assert_eq!(moves(&game, "W:W22,K30:B18,10,27"), v(&["22x13x6"]));
 }

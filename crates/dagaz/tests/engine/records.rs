@@ -456,3 +456,22 @@ fn an_atomic_king_capture_that_blows_up_its_own_pieces_is_no_castling() {
     assert!(!sans.iter().any(|s| s.starts_with("O-O")), "{sans:?}");
     session.play_text("Kxe5").unwrap();
 }
+
+#[test]
+fn a_sittuyin_promotion_is_written_with_its_squares() {
+    // Found by the SAN comparison with Fairy-Stockfish (CI, stop 26): the
+    // General set down in place of the Pawn is `e5=F`, or `e5f6=F` when it
+    // steps diagonally, as Fairy-Stockfish writes them.
+    let sittuyin = game("sittuyin");
+    let fen = "8/2k5/P5rr/2f1P3/3PsRp1/2pR4/p6N/S3N2K[] w - - 0 59";
+    let mut session =
+        Session::from_position(sittuyin.clone(), sittuyin.parse_position(fen).unwrap()).unwrap();
+    let mut pos = session.position_copy();
+    let sans = dagaz::text::san::texts(&sittuyin, &mut pos, session.legal()).unwrap();
+    for written in ["e5=F", "e5f6=F", "e6"] {
+        assert!(sans.contains(&written.to_string()), "{written}: {sans:?}");
+    }
+    session.play_text("e5f6=F").unwrap();
+    let after = sittuyin.write_position_fsf(session.position());
+    assert!(after.starts_with("8/2k5/P4Frr/2f5/"), "{after}");
+}

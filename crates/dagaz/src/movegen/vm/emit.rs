@@ -103,6 +103,7 @@ impl Vm {
         {
             let h = out.header_mut(i);
             h.priority = h.priority.max(header.priority);
+            h.capture_rank = h.capture_rank.max(header.capture_rank);
             return;
         }
         out.push(header, &pair, &[]);
@@ -173,22 +174,51 @@ impl Vm {
     /// telling paths with the same effect apart (`distinct_paths`).
     pub(super) fn capture_order(&self, env: &Env, cells: &[Cell]) -> u64 {
         let mut key = 0xcbf2_9ce4_8422_2325u64;
-        for u in &self.log {
-            if let Undo::Cell(slot, old) = *u
-                && (slot as usize) < env.game.topology.len()
-                && !old.is_empty()
-                && !old.is_marked()
-                && env.game.cells.info(old).owner as usize != env.player
-                && cells[slot as usize] != old
-            {
-                key = (key ^ slot as u64).wrapping_mul(0x100_0000_01b3);
-            }
+        for (slot, _) in self.taken(env, cells) {
+            key = (key ^ slot as u64).wrapping_mul(0x100_0000_01b3);
         }
         // The squares where the parts ended (a Lion's midpoint).
         for sq in self.landings.iter().filter(|_| self.distinct_landings) {
             key = (key ^ (0x1_0000 | sq.0 as u64)).wrapping_mul(0x100_0000_01b3);
         }
         key
+    }
+
+    /// The move's `capture_rank`: where along the path it took the pieces
+    /// of the type of the game's `earliest:Type` capture test.
+    fn capture_rank(&self, env: &Env, cells: &[Cell]) -> u64 {
+        let Some(wanted) = env.game.rules.maximum_capture.iter().find_map(|t| match t {
+            crate::game::CaptureTest::Earliest(piece) => Some(*piece),
+            _ => None,
+        }) else {
+            return 0;
+        };
+        self.taken(env, cells)
+            .take(64)
+            .enumerate()
+            .filter(|(_, (_, old))| env.game.cells.info(*old).piece == wanted)
+            .fold(0, |rank, (i, _)| rank | 1 << (63 - i))
+    }
+
+    /// The enemy pieces the path took, in the order it took them: their
+    /// squares and what stood there.
+    fn taken<'a>(
+        &'a self,
+        env: &'a Env,
+        cells: &'a [Cell],
+    ) -> impl Iterator<Item = (u16, Cell)> + 'a {
+        self.log.iter().filter_map(move |u| match *u {
+            Undo::Cell(slot, old)
+                if (slot as usize) < env.game.topology.len()
+                    && !old.is_empty()
+                    && !old.is_marked()
+                    && env.game.cells.info(old).owner as usize != env.player
+                    && cells[slot as usize] != old =>
+            {
+                Some((slot, old))
+            }
+            _ => None,
+        })
     }
 
     /// Puts the enemy pieces the move captures into the mover's hand, as
@@ -275,6 +305,7 @@ impl Vm {
         header.again = self.again;
         header.captures = captures;
         header.path_key = self.path_key;
+        header.capture_rank = self.capture_rank(env, cells);
         if self.promoted != NONE {
             header.promotion = self.promoted;
         }
