@@ -51,6 +51,7 @@ const GAMES: &[BuiltinGame] = library![
     "czech-draughts",
     "spanish-draughts",
     "italian-draughts",
+    "thai-draughts",
     "stavropol-checkers",
     "turkish-draughts",
     "fanorona",

@@ -128,3 +128,23 @@ fn italian_capture_precedences_in_order() {
     // More pieces before everything else: the man's double capture.
     assert_eq!(moves(&game, "W:W22,K30:B18,10,27"), v(&["22x13x6"]));
 }
+
+#[test]
+fn thai_kings_land_just_behind_and_any_capture_may_be_chosen() {
+    let game = load_game("thai-draughts").unwrap();
+    // A king (a1) takes the man on d4 from afar and lands on e5 only.
+    assert_eq!(moves(&game, "W:WK29:B18"), v(&["29x15"]));
+    // One piece or two: both captures are legal.
+    assert_eq!(moves(&game, "W:W22:B17,18,11"), v(&["22x13", "22x15x8"]));
+    // Taken pieces go at once: the king turns back over the square of
+    // the piece it took (e5, then b2; or b2, then e5).
+    assert_eq!(moves(&game, "W:WK22:B15,25"), v(&["22x11x29", "22x29x11"]));
+    // Men capture forward only.
+    assert_eq!(moves(&game, "W:W18:B22"), v(&["18-14", "18-15"]));
+    // The traditional setup: eight men a side.
+    let start = game.initial_position();
+    assert_eq!(
+        game.write_position(&start),
+        "W:W25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8"
+    );
+}
