@@ -52,6 +52,7 @@ fn game_name(variant: &str) -> &'static str {
         "spanish" => "spanish-draughts",
         "italian" => "italian-draughts",
         "thai" => "thai-draughts",
+        "killer" => "international-draughts:killer",
         other => panic!("no game for variant {other}"),
     }
 }
@@ -80,7 +81,7 @@ fn check(min: u128, max: u128) -> usize {
 
 #[test]
 fn published_counts_up_to_a_million_nodes() {
-    assert_eq!(check(0, 1_100_000), 148);
+    assert_eq!(check(0, 1_100_000), 162);
 }
 
 #[test]
@@ -98,5 +99,5 @@ fn published_counts_larger() {
 fn both_conventions_are_in_the_data() {
     let rows = rows();
     assert!(rows.iter().any(|r| r.keep) && rows.iter().any(|r| !r.keep));
-    assert_eq!(rows.len(), 258);
+    assert_eq!(rows.len(), 281);
 }

@@ -148,3 +148,22 @@ fn thai_kings_land_just_behind_and_any_capture_may_be_chosen() {
         "W:W25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8"
     );
 }
+
+#[test]
+fn killer_kings_stop_behind_a_king_taken_last() {
+    let international = load_game("international-draughts").unwrap();
+    let killer = load_game("international-draughts:killer").unwrap();
+    let anywhere = v(&["46x10", "46x14", "46x19", "46x23", "46x28", "46x5"]);
+    // A king on a1 (46) takes the king on d4 (32): in Killer draughts it
+    // stops on e5 (28); a man taken is passed as in international draughts.
+    assert_eq!(moves(&international, "W:WK46:BK32"), anywhere);
+    assert_eq!(moves(&killer, "W:WK46:BK32"), v(&["46x28"]));
+    assert_eq!(moves(&killer, "W:WK46:B32"), anywhere);
+    // Only the last piece counts: a king taken first leaves the landing
+    // after the man taken next free.
+    assert_eq!(
+        moves(&killer, "W:WK46:BK32,17"),
+        v(&["46x28x11", "46x28x6"])
+    );
+    assert_eq!(moves(&killer, "W:WK46:B32,K19"), v(&["46x23x14"]));
+}
