@@ -52,6 +52,7 @@ const GAMES: &[BuiltinGame] = library![
     "spanish-draughts",
     "italian-draughts",
     "thai-draughts",
+    "frisian-draughts",
     "stavropol-checkers",
     "turkish-draughts",
     "fanorona",

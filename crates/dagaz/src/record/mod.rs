@@ -176,14 +176,17 @@ pub fn game_name(record: &Record) -> Option<String> {
 }
 
 /// PDN's `GameType` numbers of the draughts games dagaz has.
-const PDN_GAME_TYPES: [(&str, &str); 7] = [
+const PDN_GAME_TYPES: [(&str, &str); 10] = [
     ("20", "international-draughts"),
     ("21", "checkers"),
+    ("22", "italian-draughts"),
     ("23", "pool-checkers"),
     ("25", "russian-draughts"),
     ("26", "brazilian-draughts"),
     ("27", "canadian-draughts"),
     ("30", "turkish-draughts"),
+    ("31", "thai-draughts"),
+    ("40", "frisian-draughts"),
 ];
 
 /// The tags a dagaz front end gives a record it writes: `Event`, `Site`

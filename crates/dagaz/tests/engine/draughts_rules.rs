@@ -167,3 +167,25 @@ fn killer_kings_stop_behind_a_king_taken_last() {
     );
     assert_eq!(moves(&killer, "W:WK46:B32,K19"), v(&["46x23x14"]));
 }
+
+#[test]
+fn frisian_orthogonal_captures_and_the_most_valuable_capture() {
+    let game = load_game("frisian-draughts").unwrap();
+    // A man on 33 (f4) captures along its column (f6, landing on f8) and
+    // its row (h4, landing on j4).
+    assert_eq!(moves(&game, "W:W33:B23"), v(&["33x13"]));
+    assert_eq!(moves(&game, "W:W33:B34"), v(&["33x35"]));
+    // Two men (worth 200) before a king (199); a king before one man.
+    assert_eq!(moves(&game, "W:W33:B28,17,K34"), v(&["33x22x11"]));
+    assert_eq!(moves(&game, "W:W33:B28,K34"), v(&["33x35"]));
+    // A flying king's chain turns from a diagonal to a column.
+    assert_eq!(
+        moves(&game, "W:W33,K46:B34,41"),
+        v(&["46x14x44", "46x23x40", "46x23x45"])
+    );
+    // The same value: the king captures (along the a-file), not the man.
+    assert_eq!(
+        moves(&game, "W:W33,K46:B36,34"),
+        v(&["46x16", "46x26", "46x6"])
+    );
+}

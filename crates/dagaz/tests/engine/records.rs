@@ -289,6 +289,14 @@ fn twenty_draughts_games_of_each_kind_round_trip_through_pdn() {
     round_trip("russian-draughts", Format::Pdn, 20);
     round_trip("checkers", Format::Pdn, 20);
     round_trip("turkish-draughts", Format::Pdn, 20);
+    for game in [
+        "italian-draughts",
+        "thai-draughts",
+        "frisian-draughts",
+        "international-draughts:killer",
+    ] {
+        round_trip(game, Format::Pdn, 10);
+    }
 }
 
 #[test]
