@@ -194,6 +194,17 @@ pub struct Rules {
     /// [`FREE_PHASE`] of the position); then the players alternate, the
     /// capturer's opponent first (Ethiopian chess's werera).
     pub free_opening: bool,
+    /// A piece of this type may make only so many non-capturing moves in a
+    /// row while its player has pieces of other types (Frisian draughts:
+    /// a king, three).
+    pub consecutive_moves: Option<ConsecutiveMoves>,
+}
+
+/// The limit of `Rules::consecutive_moves`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ConsecutiveMoves {
+    pub piece: u16,
+    pub most: u16,
 }
 
 /// The position phase of a free opening (`Rules::free_opening`) that has

@@ -4,7 +4,7 @@
 
 use super::spec::*;
 use super::*;
-use crate::game::{CaptureTest, PassRule, RecordFormat, RoyalCheck, TurnOrder};
+use crate::game::{CaptureTest, ConsecutiveMoves, PassRule, RecordFormat, RoyalCheck, TurnOrder};
 
 impl Loader<'_> {
     pub(super) fn handlers(
@@ -117,6 +117,7 @@ impl Loader<'_> {
             goals,
             pass: self.pass_rule(r),
             turns: self.turns(r, players),
+            consecutive_moves: self.consecutive_moves(r, names),
             free_opening: r.turns.as_ref().is_some_and(
                 |t| matches!(t.get_ref(), TurnsSpec::Mode(m) if m == "free_until_capture"),
             ),
@@ -137,6 +138,38 @@ impl Loader<'_> {
     }
 
     /// Piece names of a `[rules]` key, as piece numbers.
+    /// `consecutive_moves = { piece = "King", most = 3 }`.
+    fn consecutive_moves(
+        &mut self,
+        r: &RulesSection,
+        names: &[String],
+    ) -> Option<ConsecutiveMoves> {
+        let spec = r.consecutive_moves.as_ref()?;
+        let Some(piece) = names.iter().position(|n| *n == spec.get_ref().piece) else {
+            self.error(
+                format!(
+                    "rules.consecutive_moves: unknown piece '{}'",
+                    spec.get_ref().piece
+                ),
+                Some(spec.span()),
+                "here",
+            );
+            return None;
+        };
+        if spec.get_ref().most == 0 {
+            self.error(
+                "rules.consecutive_moves: `most` must be at least 1",
+                Some(spec.span()),
+                "here",
+            );
+            return None;
+        }
+        Some(ConsecutiveMoves {
+            piece: piece as u16,
+            most: spec.get_ref().most,
+        })
+    }
+
     /// `maximum_capture`: one test or a list of them (`CaptureTest`).
     fn capture_tests(&mut self, r: &RulesSection, names: &[String]) -> Vec<CaptureTest> {
         let Some(spec) = r.maximum_capture.as_ref() else {

@@ -142,6 +142,14 @@ pub(super) struct PieceSection {
     pub(super) neutral: Option<Spanned<bool>>,
 }
 
+/// `[rules] consecutive_moves`.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct ConsecutiveMovesSpec {
+    pub(super) piece: String,
+    pub(super) most: u16,
+}
+
 /// `count = 1` or `count = [0, 8]`.
 #[derive(Deserialize)]
 #[serde(untagged)]
@@ -232,6 +240,8 @@ pub(super) struct RulesSection {
     /// Who moves when: a repeating list of players, or a table with an
     /// `opening` and a `repeat` part.
     pub(super) turns: Option<Spanned<TurnsSpec>>,
+    /// `{ piece = "King", most = 3 }`.
+    pub(super) consecutive_moves: Option<Spanned<ConsecutiveMovesSpec>>,
     /// While the side to move holds pieces in hand, it must drop one.
     #[serde(default)]
     pub(super) drops_first: bool,

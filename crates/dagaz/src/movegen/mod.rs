@@ -277,6 +277,15 @@ impl Generator {
             let keep = &self.keep;
             out.retain_indices(|i| keep[i]);
         }
+        if let Some(square) = tired_piece(game, pos) {
+            self.keep.clear();
+            self.keep.extend((0..out.len()).map(|i| {
+                let h = out.header(i);
+                h.captures > 0 || h.from() != Some(square)
+            }));
+            let keep = &self.keep;
+            out.retain_indices(|i| keep[i]);
+        }
         if game.rules.capture_priority && (0..out.len()).any(|i| out.header(i).captures > 0) {
             self.keep.clear();
             self.keep
@@ -476,6 +485,7 @@ impl Generator {
             && !game.rules.capture_priority
             && !game.uses_priorities
             && game.rules.maximum_capture.is_empty()
+            && game.rules.consecutive_moves.is_none()
             && game
                 .end_rule
                 .as_ref()
@@ -518,6 +528,33 @@ fn holds_pieces(game: &Game, pos: &Position, player: usize) -> bool {
 }
 
 /// Total value of the enemy pieces a move removes or replaces.
+/// The square of the side to move's piece that has made the most
+/// non-capturing moves in a row `Rules::consecutive_moves` allows, while
+/// its player has pieces of other types: it may only capture.
+fn tired_piece(game: &Game, pos: &Position) -> Option<Square> {
+    let limit = game.rules.consecutive_moves?;
+    let side = pos.side();
+    let own: Vec<&crate::position::Ply> = pos
+        .history()
+        .iter()
+        .rev()
+        .filter(|p| p.player as usize == side && !p.synthetic)
+        .take(limit.most as usize)
+        .collect();
+    let plain =
+        |p: &crate::position::Ply| p.piece == limit.piece && p.took == 0 && p.from.is_some();
+    let chained = own.windows(2).all(|w| w[0].from == w[1].to);
+    if own.len() < limit.most as usize || !own.iter().all(|p| plain(p)) || !chained {
+        return None;
+    }
+    let square = own[0].to?;
+    let piece = game.cells.info(pos.cell(square));
+    let others = (0..game.pieces.len())
+        .filter(|&t| t != limit.piece as usize)
+        .any(|t| pos.piece_bits(side, t).iter().any(|w| *w != 0));
+    (piece.piece == limit.piece && piece.owner as usize == side && others).then_some(square)
+}
+
 /// How well a move does on one capture-precedence test (higher is better).
 fn capture_score(game: &Game, test: CaptureTest, mv: MoveRef) -> u64 {
     let captured = || {

@@ -189,3 +189,26 @@ fn frisian_orthogonal_captures_and_the_most_valuable_capture() {
         v(&["46x16", "46x26", "46x6"])
     );
 }
+
+#[test]
+fn frisian_kings_make_three_quiet_moves_in_a_row_while_men_are_left() {
+    let game = std::sync::Arc::new(load_game("frisian-draughts").unwrap());
+    let play = |fen: &str, moves: &[&str]| {
+        let start = game.parse_position(fen).unwrap();
+        let mut session = dagaz::session::Session::from_position(game.clone(), start).unwrap();
+        for text in moves {
+            session.play_text(text).unwrap();
+        }
+        let mut legal = session.legal_texts().to_vec();
+        legal.sort();
+        legal
+    };
+    let king_thrice = ["46-41", "3-8", "41-46", "8-12", "46-41", "12-17"];
+    // The king on 41 has moved three times: only the man on 31 moves.
+    assert_eq!(play("W:WK46,31:B3", &king_thrice), v(&["31-26", "31-27"]));
+    // Another piece's move in between starts the count again.
+    let broken = ["46-41", "3-8", "31-26", "8-12", "41-46", "12-17"];
+    assert!(play("W:WK46,31:B3", &broken).contains(&"46-41".to_string()));
+    // With kings only, there is no limit.
+    assert!(play("W:WK46,K49:B3", &king_thrice).contains(&"41-46".to_string()));
+}
