@@ -112,7 +112,8 @@ pub struct BoardSpec {
     /// boards: `"a1"` keeps the dark squares).
     pub checkered: Option<String>,
     /// `"numbers"`: after removals, name the squares 1, 2, … row by row
-    /// from the top left (the numbering of draughts).
+    /// from the top left (the numbering of draughts); `"numbers-from-bottom"`:
+    /// the same from the bottom right (Spanish and Portuguese draughts).
     pub names: Option<String>,
     /// Squares given names of their own, (grid name, new name), applied
     /// after removals and numbering: boards whose squares are not named
@@ -223,11 +224,14 @@ impl Topology {
         }
         match spec.names.as_deref() {
             None | Some("grid") => {}
-            Some("numbers") => topo.number_squares(),
+            Some("numbers") => topo.number_squares(false),
+            Some("numbers-from-bottom") => topo.number_squares(true),
             Some(other) => {
                 return Err(err(
                     "board.names",
-                    format!("unknown naming '{other}': use \"grid\" or \"numbers\""),
+                    format!(
+                        "unknown naming '{other}': use \"grid\", \"numbers\" or \"numbers-from-bottom\""
+                    ),
                 ));
             }
         }
@@ -299,10 +303,12 @@ impl Topology {
     }
 
     /// Renames the squares 1, 2, … in board order.
-    fn number_squares(&mut self) {
+    /// Names the squares 1, 2, … in grid order, or backwards from the last.
+    fn number_squares(&mut self, from_bottom: bool) {
         self.by_name.clear();
+        let count = self.squares.len();
         for (i, info) in self.squares.iter_mut().enumerate() {
-            info.name = (i + 1).to_string();
+            info.name = if from_bottom { count - i } else { i + 1 }.to_string();
             self.by_name.insert(info.name.clone(), Square(i as u16));
         }
     }

@@ -176,14 +176,16 @@ pub fn game_name(record: &Record) -> Option<String> {
 }
 
 /// PDN's `GameType` numbers of the draughts games dagaz has.
-const PDN_GAME_TYPES: [(&str, &str); 10] = [
+const PDN_GAME_TYPES: [(&str, &str); 12] = [
     ("20", "international-draughts"),
     ("21", "checkers"),
     ("22", "italian-draughts"),
     ("23", "pool-checkers"),
+    ("24", "spanish-draughts"),
     ("25", "russian-draughts"),
     ("26", "brazilian-draughts"),
     ("27", "canadian-draughts"),
+    ("28", "spanish-draughts:portuguese"),
     ("30", "turkish-draughts"),
     ("31", "thai-draughts"),
     ("40", "frisian-draughts"),

@@ -77,9 +77,14 @@ pub fn write(game: &Game, pos: &Position, king: u16) -> String {
             let info = game.cells.info(pos.cell(sq));
             if !pos.cell(sq).is_empty() && info.owner as usize == owner && !info.phantom {
                 let k = if info.piece == king { "K" } else { "" };
-                items.push(format!("{k}{}", game.topology.name(sq)));
+                let name = game.topology.name(sq);
+                items.push((name.parse::<u32>().ok(), format!("{k}{name}")));
             }
         }
+        // Numbered squares in increasing order, whichever corner they
+        // start from.
+        items.sort_by_key(|(number, _)| *number);
+        let items: Vec<String> = items.into_iter().map(|(_, text)| text).collect();
         out += &items.join(",");
     }
     out

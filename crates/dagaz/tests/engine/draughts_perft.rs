@@ -58,13 +58,40 @@ fn game_name(variant: &str) -> &'static str {
     }
 }
 
+/// The position of a row in the game's numbering. dctl numbers every
+/// board from the top left; Spanish draughts numbers from White's lower
+/// right (`names = "numbers-from-bottom"`), so dctl's square n is 33 − n.
+fn position_text(variant: &str, position: &str) -> String {
+    if variant != "spanish" {
+        return position.to_string();
+    }
+    let renumber = |item: &str| {
+        let (king, number) = item.split_at(item.starts_with('K') as usize);
+        let n: u32 = number.parse().expect("a square number");
+        format!("{king}{}", 33 - n)
+    };
+    position
+        .split(':')
+        .map(|field| match field.split_at(1) {
+            (colour @ ("W" | "B"), list) if field.len() > 1 => {
+                let items: Vec<String> = list.split(',').map(renumber).collect();
+                format!("{colour}{}", items.join(","))
+            }
+            _ => field.to_string(),
+        })
+        .collect::<Vec<_>>()
+        .join(":")
+}
+
 fn check(min: u128, max: u128) -> usize {
     let mut checked = 0;
     for row in rows().iter().filter(|r| r.nodes > min && r.nodes <= max) {
         let game = load_game(game_name(&row.variant)).unwrap();
         let mut pos = match row.position.as_str() {
             "initial" => game.initial_position(),
-            fen => game.parse_position(fen).unwrap(),
+            fen => game
+                .parse_position(&position_text(&row.variant, fen))
+                .unwrap(),
         };
         let mut generator = Generator::new();
         generator.keep_distinct_paths(row.keep);

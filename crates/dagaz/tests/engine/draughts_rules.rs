@@ -98,10 +98,10 @@ fn spanish_quantity_then_quality() {
     let source = include_str!("../../../../games/spanish-draughts.toml");
     let quantity_only = source.replace("[\"pieces\", \"most:King\"]", "\"pieces\"");
     let quantity_only = dagaz::load::load_str(&quantity_only, "spanish.toml", "spanish").unwrap();
-    // Two captures take two pieces each; one of them takes the king on 22.
-    let fen = "W:W27:B23,K22,15,14";
-    assert_eq!(moves(&quantity_only, fen), v(&["27x18x11", "27x20x11"]));
-    assert_eq!(moves(&game, fen), v(&["27x18x11"]));
+    // Two captures take two pieces each; one of them takes the king on 11.
+    let fen = "W:W6:B10,K11,18,19";
+    assert_eq!(moves(&quantity_only, fen), v(&["6x13x22", "6x15x22"]));
+    assert_eq!(moves(&game, fen), v(&["6x15x22"]));
 }
 
 #[test]

@@ -294,6 +294,8 @@ fn twenty_draughts_games_of_each_kind_round_trip_through_pdn() {
         "thai-draughts",
         "frisian-draughts",
         "international-draughts:killer",
+        "spanish-draughts",
+        "spanish-draughts:portuguese",
     ] {
         round_trip(game, Format::Pdn, 10);
     }
