@@ -53,6 +53,7 @@ const GAMES: &[BuiltinGame] = library![
     "italian-draughts",
     "thai-draughts",
     "frisian-draughts",
+    "dameo",
     "stavropol-checkers",
     "turkish-draughts",
     "fanorona",

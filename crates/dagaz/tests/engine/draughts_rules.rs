@@ -212,3 +212,39 @@ fn frisian_kings_make_three_quiet_moves_in_a_row_while_men_are_left() {
     // With kings only, there is no limit.
     assert!(play("W:WK46,K49:B3", &king_thrice).contains(&"41-46".to_string()));
 }
+
+#[test]
+fn dameo_lines_of_men_move_and_captures_go_along_lines() {
+    let game = load_game("dameo").unwrap();
+    // 52 first moves (PlayStrategy's Dameo tests): nine men can reach d4,
+    // the whole line a1-b2-c3 among them.
+    let start = moves(&game, &game.write_position(&game.initial_position()));
+    assert_eq!(start.len(), 52);
+    assert!(start.contains(&"a1d4".to_string()));
+    // A line stops at an own king: the man on b1 cannot move.
+    let blocked = moves(&game, "8/8/8/8/8/1M1K4/KKM5/1M6 w");
+    assert!(!blocked.iter().any(|m| m.starts_with("b1")), "{blocked:?}");
+    // A king and a man: 23 king moves, 3 man moves (PlayStrategy).
+    assert_eq!(moves(&game, "8/5k2/8/6m1/3M4/8/2K5/8 w").len(), 26);
+    // A man captures backwards too, passes the far row and stays a man.
+    assert_eq!(
+        moves(&game, "2m5/1m1m4/3M4/8/8/8/8/8 w"),
+        v(&["d6xd8xb8xb6"])
+    );
+    let mut pos = game.parse_position("2m5/1m1m4/3M4/8/8/8/8/8 w").unwrap();
+    let mut list = dagaz::position::MoveList::new();
+    Generator::new().legal(&game, &mut pos, &mut list).unwrap();
+    game.make(&mut pos, list.get(0));
+    assert!(game.write_position(&pos).starts_with("8/8/1M6/8/8/8/8/8 b"));
+    // Jumped pieces block until the move ends (three pieces, not four),
+    // and a king lands anywhere beyond the last one.
+    assert_eq!(
+        moves(&game, "8/8/2m5/8/1m6/4mm2/8/4K3 w"),
+        v(&["e1xe6xb6xb1", "e1xe6xb6xb2", "e1xe6xb6xb3"])
+    );
+    // ... but must stop where it can go on capturing.
+    assert_eq!(
+        moves(&game, "8/8/8/2m5/2Km4/4m3/8/8 w"),
+        v(&["c4xe4xe1", "c4xe4xe2"])
+    );
+}

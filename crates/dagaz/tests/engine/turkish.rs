@@ -69,3 +69,33 @@ fn unknown_variants_are_refused() {
         "{err}"
     );
 }
+
+#[test]
+fn armenian_draughts_adds_diagonal_steps_and_keeps_the_turkish_captures() {
+    let game = load_game("turkish-draughts:armenian").unwrap();
+    // 22 first moves: the eight men of the third row step forward (8) and
+    // diagonally forward (7 + 7); the second row is blocked.
+    assert_eq!(
+        moves(&game, &game.write_position(&game.initial_position())).len(),
+        22
+    );
+    // Men capture forward and sideways only, never diagonally or back.
+    assert_eq!(
+        moves(&game, "8/8/8/3mm3/2mM4/3m4/8/8 w"),
+        v(&["d4b4", "d4d6"])
+    );
+    // A king slides diagonally but captures along lines, without turning
+    // back: after g4 it goes north for the second piece.
+    assert_eq!(
+        moves(&game, "8/8/6m1/8/1m1K1m2/8/8/8 w"),
+        v(&["d4xg4xg7", "d4xg4xg8"])
+    );
+    assert!(moves(&game, "8/8/8/8/8/8/8/K7 w").contains(&"a1h8".to_string()));
+    // Pieces leave at once: the last leg passes e3, taken first.
+    assert_eq!(
+        moves(&game, "8/8/2m5/8/1m6/4mm2/8/4K3 w"),
+        v(&["e1xe6xb6xb3xg3", "e1xe6xb6xb3xh3"])
+    );
+    // A man crowned on d8 goes on as a king.
+    assert_eq!(moves(&game, "4m3/3m2m1/3M4/8/8/8/8/8 w").len(), 6);
+}
