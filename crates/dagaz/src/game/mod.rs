@@ -184,6 +184,11 @@ pub struct Rules {
     /// With `captures_explode`: piece types no explosion removes, not even
     /// when they make the capture (atomar chess's King).
     pub explosion_proof: Vec<u16>,
+    /// Piece types that burn (Tenjiku shogi's Fire Demon): after one of
+    /// them moves, the enemy pieces next to where it ended are captured;
+    /// any piece that ends its move next to an enemy one of them is
+    /// removed instead, and then burns nothing.
+    pub burning: Vec<u16>,
     /// When a player with several royal pieces is in check.
     pub royal_check: RoyalCheck,
     /// Every move ends by moving this neutral piece to another empty

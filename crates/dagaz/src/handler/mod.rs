@@ -32,6 +32,7 @@ mod elimination;
 mod janggi;
 mod jetan;
 mod mancala;
+mod ranks;
 mod rithmomachia;
 mod ultima;
 
@@ -84,6 +85,7 @@ impl HandlerRegistry {
             .or_else(|| rithmomachia::with_argument(name))
             .or_else(|| janggi::with_argument(name))
             .or_else(|| conversion::with_argument(name))
+            .or_else(|| ranks::with_argument(name))
     }
 
     /// The end rule of this name (`Ok(None)`: none such), or why its
@@ -111,6 +113,7 @@ impl HandlerRegistry {
             "gate:<Piece>",
             "castle:<Rook>:<king file>:<rook file>",
             "gate_here:<Piece>",
+            "outranks:<Piece,…>><Piece,…>…",
         ])
     }
 

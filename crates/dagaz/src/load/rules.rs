@@ -128,6 +128,7 @@ impl Loader<'_> {
             captures_explode: r.captures_explode,
             hands: r.hands,
             explosion_immune: self.piece_list("explosion_immune", &r.explosion_immune, names),
+            burning: self.piece_list("burning", &r.burning, names),
             explosion_proof: self.piece_list("explosion_proof", &r.explosion_proof, names),
             royal_check: self.royal_check(r),
             move_neutral: r.move_neutral.as_ref().and_then(|n| {

@@ -266,6 +266,9 @@ pub(super) struct RulesSection {
     /// Piece types no explosion removes, even when they capture.
     #[serde(default)]
     pub(super) explosion_proof: Vec<Spanned<String>>,
+    /// Piece types that burn the enemy pieces around them (Tenjiku).
+    #[serde(default)]
+    pub(super) burning: Vec<Spanned<String>>,
     /// `"any"`, `"all"` or `"last"`: when a player with several royal
     /// pieces is in check.
     pub(super) royal_check: Option<Spanned<String>>,

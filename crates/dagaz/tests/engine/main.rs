@@ -8,6 +8,7 @@ mod common;
 mod ai;
 mod alignment;
 mod betza;
+mod burning_and_ranks;
 mod chess_rules;
 mod chess_variants;
 mod chu_shogi;

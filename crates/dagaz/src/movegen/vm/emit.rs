@@ -35,7 +35,7 @@ impl Vm {
                 });
         let to_hand =
             (game.rules.captures_to_hand || game.rules.captures_explode) && self.is_enemy(env, old);
-        if from == to || promotes || to_hand {
+        if from == to || promotes || to_hand || !game.rules.burning.is_empty() {
             // Rare cases go the general way.
             self.net.clear();
             let dropped = self.dropped(env, self.hand, to);
@@ -292,7 +292,14 @@ impl Vm {
         out: &mut MoveList,
     ) {
         let game = env.game;
-        let captures = captures.unwrap_or_else(|| self.count_captures(env));
+        let burned = to.is_some_and(|to| self.burn(env, cells, to));
+        // A piece burned where it ended does not promote.
+        let gone = burned
+            && to.is_some_and(|t| !self.net.iter().any(|c| c.slot == t.0 && !c.new.is_empty()));
+        let captures = match captures {
+            Some(n) if !burned => n,
+            _ => self.count_captures(env),
+        };
         if game.rules.captures_to_hand && captures > 0 {
             self.captured_to_hand(env, cells);
         }
@@ -317,6 +324,7 @@ impl Vm {
         // A piece dropped from a hand does not promote.
         if let (Some(promo), Some(to_sq), Some(_)) = (promotion, to, from)
             && !promo.immediate
+            && !gone
         {
             let in_zone = |sq: Square| game.zones.contains(promo.zone, env.player, sq);
             let from_in = from.is_some_and(in_zone);
@@ -372,6 +380,55 @@ impl Vm {
         } else {
             self.emit(game, header, out);
         }
+    }
+
+    /// The burning of `Rules::burning` at the end of a move that ended on
+    /// `to`: a piece next to an enemy burning piece is removed (and burns
+    /// nothing); otherwise a burning piece removes the enemy pieces next to
+    /// it. The piece's type before promotion decides (a piece promoting to
+    /// a burning one does not burn on that move). Returns whether the move
+    /// changed.
+    fn burn(&mut self, env: &Env, cells: &[Cell], to: Square) -> bool {
+        let game = env.game;
+        if game.rules.burning.is_empty() {
+            return false;
+        }
+        let standing = |cell: Cell| !cell.is_empty() && !cell.is_marked();
+        let enemy = |cell: Cell| {
+            let info = game.cells.info(cell);
+            standing(cell) && info.owner as usize != env.player && !info.is_neutral()
+        };
+        let burner = |cell: Cell| {
+            standing(cell) && game.rules.burning.contains(&game.cells.info(cell).piece)
+        };
+        // The board after the move: its changes over the path's board.
+        let after = |sq: Square| {
+            self.net
+                .iter()
+                .find(|c| c.slot == sq.0)
+                .map_or(cells[sq.index()], |c| c.new)
+        };
+        let around = game.topology.neighbours(to);
+        let victims: Vec<Square> = if around.iter().any(|&n| enemy(after(n)) && burner(after(n))) {
+            vec![to]
+        } else if burner(after(to)) {
+            around.into_iter().filter(|&n| enemy(after(n))).collect()
+        } else {
+            Vec::new()
+        };
+        for sq in &victims {
+            match self.net.iter_mut().find(|c| c.slot == sq.0) {
+                Some(c) => c.new = Cell::EMPTY,
+                None => self.net.push(Change {
+                    slot: sq.0,
+                    old: cells[sq.index()],
+                    new: Cell::EMPTY,
+                }),
+            }
+        }
+        self.net.retain(|c| c.old != c.new);
+        self.net.sort_unstable_by_key(|c| c.slot);
+        !victims.is_empty()
     }
 
     /// Adds to `self.net` the explosion of a capture landing on `at`: the
