@@ -29,6 +29,7 @@ mod jungle;
 mod ko_shogi_demo;
 mod large_chess;
 mod layers;
+mod lishogi_perft;
 mod mancala;
 mod neutral;
 mod notation;
