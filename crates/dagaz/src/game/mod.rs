@@ -15,7 +15,7 @@ use std::sync::Arc;
 
 use crate::board::{DirMap, Square, Topology, Zones};
 use crate::notation::Program;
-use crate::position::{Cell, CellTable, MoveRef, Position};
+use crate::position::{Cell, CellTable, MoveRef, NO_PIECE, Position};
 use attacks::Attacks;
 use extension::{EndRule, Handler};
 
@@ -189,6 +189,10 @@ pub struct Rules {
     /// any piece that ends its move next to an enemy one of them is
     /// removed instead, and then burns nothing.
     pub burning: Vec<u16>,
+    /// A piece with a piece of its own side next to it in this direction
+    /// (in its owner's terms: Annan shogi's `S`, behind it) moves as that
+    /// piece (Annan shogi). Captures and checks follow.
+    pub borrowed_moves: Option<crate::board::Dir>,
     /// When a player with several royal pieces is in check.
     pub royal_check: RoyalCheck,
     /// Every move ends by moving this neutral piece to another empty
@@ -695,6 +699,24 @@ impl Game {
             .filter(|c| (c.slot as usize) < squares && c.new == neutral && c.old != neutral)
             .map(|c| Square(c.slot))
             .collect()
+    }
+
+    /// The type whose moves the piece of `owner` on `sq` makes: its own,
+    /// or with `Rules::borrowed_moves` the type of the piece of its side
+    /// standing next to it in that direction.
+    #[inline]
+    pub fn moving_type(&self, cells: &[Cell], sq: Square, owner: usize, piece: u16) -> u16 {
+        let Some(dir) = self.rules.borrowed_moves else {
+            return piece;
+        };
+        let lender = self
+            .topology
+            .step(sq, self.players[owner].map.apply(dir))
+            .map(|s| cells[s.index()])
+            .filter(|c| !c.is_empty() && !c.is_marked())
+            .map(|c| self.cells.info(c))
+            .filter(|info| info.owner as usize == owner && info.piece != NO_PIECE);
+        lender.map_or(piece, |info| info.piece)
     }
 
     /// Piece types that are royal.

@@ -4,6 +4,7 @@
 
 use super::spec::*;
 use super::*;
+use crate::board::Dir;
 use crate::game::{CaptureTest, ConsecutiveMoves, PassRule, RecordFormat, RoyalCheck, TurnOrder};
 
 impl Loader<'_> {
@@ -103,6 +104,7 @@ impl Loader<'_> {
                 Err(e) => self.error(format!("rules.goals: {e}"), Some(g.span()), "this goal"),
             }
         }
+        let topology = names.topology;
         let names = names.pieces;
         let maximum_capture = self.capture_tests(r, names);
         Rules {
@@ -129,6 +131,7 @@ impl Loader<'_> {
             hands: r.hands,
             explosion_immune: self.piece_list("explosion_immune", &r.explosion_immune, names),
             burning: self.piece_list("burning", &r.burning, names),
+            borrowed_moves: self.borrowed_moves(r, topology),
             explosion_proof: self.piece_list("explosion_proof", &r.explosion_proof, names),
             royal_check: self.royal_check(r),
             move_neutral: r.move_neutral.as_ref().and_then(|n| {
@@ -139,6 +142,27 @@ impl Loader<'_> {
     }
 
     /// Piece names of a `[rules]` key, as piece numbers.
+    /// `borrowed_moves = "S"`: a direction letter of the board.
+    fn borrowed_moves(&mut self, r: &RulesSection, topology: &Topology) -> Option<Dir> {
+        let spec = r.borrowed_moves.as_ref()?;
+        let mut letters = spec.get_ref().chars();
+        let dir = match (letters.next(), letters.next()) {
+            (Some(c), None) => topology.dir(c),
+            _ => None,
+        };
+        if dir.is_none() {
+            self.error(
+                format!(
+                    "rules.borrowed_moves: '{}' is not a direction of the board",
+                    spec.get_ref()
+                ),
+                Some(spec.span()),
+                "here",
+            );
+        }
+        dir
+    }
+
     /// `consecutive_moves = { piece = "King", most = 3 }`.
     fn consecutive_moves(
         &mut self,

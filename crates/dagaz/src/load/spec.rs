@@ -269,6 +269,9 @@ pub(super) struct RulesSection {
     /// Piece types that burn the enemy pieces around them (Tenjiku).
     #[serde(default)]
     pub(super) burning: Vec<Spanned<String>>,
+    /// The direction (a letter) of the piece whose moves a piece makes
+    /// (Annan shogi: `S`).
+    pub(super) borrowed_moves: Option<Spanned<String>>,
     /// `"any"`, `"all"` or `"last"`: when a player with several royal
     /// pieces is in check.
     pub(super) royal_check: Option<Spanned<String>>,

@@ -171,7 +171,8 @@ impl Generator {
                 if piece == NO_PIECE {
                     continue;
                 }
-                let prog = &game.pieces[piece as usize].programs[owner];
+                let moving = game.moving_type(pos.cells(), sq, owner, piece);
+                let prog = &game.pieces[moving as usize].programs[owner];
                 let (cells, history) = pos.split_for_generation();
                 let env = Env {
                     game,
@@ -683,6 +684,7 @@ impl RoyalGuard {
             quick: game.attacks.local
                 && game.topology.len() <= 64 * 8
                 && !game.rules.captures_explode
+                && game.rules.borrowed_moves.is_none()
                 && game.rules.royal_check == crate::game::RoyalCheck::Any,
             read: ReadSet::default(),
             seeds: [(Square(0), false); 4],
