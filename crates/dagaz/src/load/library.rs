@@ -40,6 +40,7 @@ const GAMES: &[BuiltinGame] = library![
     "janggi",
     "shogi",
     "chu-shogi",
+    "dai-shogi",
     "ko-shogi-demo",
     "minishogi",
     "checkers",

@@ -28,6 +28,7 @@ mod jetan;
 mod jungle;
 mod ko_shogi_demo;
 mod large_chess;
+mod large_shogi;
 mod layers;
 mod lishogi_perft;
 mod mancala;
