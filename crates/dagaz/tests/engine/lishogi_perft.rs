@@ -4,10 +4,9 @@
 //! depth 1, the
 //! start positions deeper, and rule positions.
 //!
-//! Not read yet: Kyoto shogi and Dobutsu shogi (dagaz plays them in
-//! Fairy-Stockfish's letters and squares, lishogi's SFEN names their
-//! pieces otherwise) and Check shogi (dagaz reads it in Fairy-Stockfish's
-//! FEN, whose side letters are the other way round).
+//! Kyoto shogi and Dobutsu shogi are dagaz's Fairy-Stockfish games, whose
+//! positions name the pieces otherwise: the test renames lishogi's pieces
+//! ([`dagaz_sfen`]); the squares and the other fields are the same.
 
 use dagaz::load::load_game;
 use dagaz::movegen::{Generator, perft_with};
@@ -45,8 +44,60 @@ fn game_name(variant: &str) -> Option<&'static str> {
         "minishogi" => Some("minishogi"),
         "chushogi" => Some("chu-shogi"),
         "annanshogi" => Some("shogi:annan"),
+        "checkshogi" => Some("shogi:check"),
+        "kyotoshogi" => Some("kyotoshogi"),
+        "dobutsu" => Some("dobutsu"),
         _ => None,
     }
+}
+
+/// A lishogi SFEN in the letters of dagaz's game. Kyoto shogi: lishogi
+/// names a two-faced piece on the board by its face (tokin `T` / lance
+/// `L`, gold `G` / knight `N`, silver `S` / bishop `B`, pawn `P` / rook
+/// `R`) and in hand by its tokin, gold, silver or pawn face; dagaz, like
+/// Fairy-Stockfish, by the lance, knight, silver or pawn face, `+` for the
+/// other. Dobutsu shogi: lishogi's rook, bishop, king and pawn are the
+/// giraffe, elephant, lion and chick.
+fn dagaz_sfen(variant: &str, sfen: &str) -> String {
+    let (board_letters, hand_letters): (&[(char, &str)], &[(char, &str)]) = match variant {
+        "kyotoshogi" => (
+            &[
+                ('T', "+L"),
+                ('L', "L"),
+                ('G', "+N"),
+                ('N', "N"),
+                ('S', "S"),
+                ('B', "+S"),
+                ('P', "P"),
+                ('R', "+P"),
+                ('K', "K"),
+            ],
+            &[('T', "L"), ('G', "N"), ('S', "S"), ('P', "P")],
+        ),
+        "dobutsu" => {
+            const ANIMALS: &[(char, &str)] = &[('R', "G"), ('B', "E"), ('K', "L"), ('P', "C")];
+            (ANIMALS, ANIMALS)
+        }
+        _ => return sfen.to_string(),
+    };
+    let rename = |text: &str, letters: &[(char, &str)]| -> String {
+        text.chars()
+            .map(
+                |c| match letters.iter().find(|(l, _)| *l == c.to_ascii_uppercase()) {
+                    Some((_, name)) if c.is_ascii_lowercase() => name.to_ascii_lowercase(),
+                    Some((_, name)) => name.to_string(),
+                    None => c.to_string(),
+                },
+            )
+            .collect()
+    };
+    let fields: Vec<&str> = sfen.split(' ').collect();
+    let mut out = vec![rename(fields[0], board_letters)];
+    out.extend(fields[1..].iter().enumerate().map(|(i, f)| match i {
+        1 => rename(f, hand_letters),
+        _ => f.to_string(),
+    }));
+    out.join(" ")
 }
 
 /// Checks the rows of the variants dagaz reads, up to `max` nodes; returns
@@ -62,7 +113,7 @@ fn check(rows: &[Row], max: u64) -> (usize, Vec<String>) {
         let game = load_game(name).unwrap();
         let parsed = match row.sfen.as_str() {
             "startpos" => Ok(game.initial_position()),
-            sfen => game.parse_position(sfen),
+            sfen => game.parse_position(&dagaz_sfen(&row.variant, sfen)),
         };
         let Ok(mut pos) = parsed else {
             refused.push(row.sfen.clone());
@@ -94,6 +145,11 @@ fn lishogi_positions_at_depth_one() {
             "annanshogi",
             include_str!("../data/lishogi/annanshogi-d1.tsv"),
         ),
+        (
+            "kyotoshogi",
+            include_str!("../data/lishogi/kyotoshogi-d1.tsv"),
+        ),
+        ("dobutsu", include_str!("../data/lishogi/dobutsu-d1.tsv")),
     ];
     for (variant, text) in data {
         let rows = rows(text, variant);
@@ -105,7 +161,7 @@ fn lishogi_positions_at_depth_one() {
 fn lishogi_start_and_rule_positions() {
     let rows = rows(include_str!("../data/lishogi/key-positions.tsv"), "");
     let (checked, refused) = check(&rows, 1_000_000);
-    assert_eq!(checked, 79);
+    assert_eq!(checked, 100);
     // An Annan position without Black's King, which dagaz's shogi refuses.
     assert_eq!(refused, ["4k4/4p4/9/4P4/4L4/4N4/9/9/9 b - 1"]);
 }
