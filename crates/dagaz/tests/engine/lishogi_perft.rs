@@ -51,6 +51,9 @@ fn game_name(variant: &str) -> Option<&'static str> {
     }
 }
 
+/// Letters and what they become.
+type Letters = &'static [(char, &'static str)];
+
 /// A lishogi SFEN in the letters of dagaz's game. Kyoto shogi: lishogi
 /// names a two-faced piece on the board by its face (tokin `T` / lance
 /// `L`, gold `G` / knight `N`, silver `S` / bishop `B`, pawn `P` / rook
@@ -59,7 +62,7 @@ fn game_name(variant: &str) -> Option<&'static str> {
 /// other. Dobutsu shogi: lishogi's rook, bishop, king and pawn are the
 /// giraffe, elephant, lion and chick.
 fn dagaz_sfen(variant: &str, sfen: &str) -> String {
-    let (board_letters, hand_letters): (&[(char, &str)], &[(char, &str)]) = match variant {
+    let (board_letters, hand_letters): (Letters, Letters) = match variant {
         "kyotoshogi" => (
             &[
                 ('T', "+L"),
