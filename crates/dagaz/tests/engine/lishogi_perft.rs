@@ -4,9 +4,10 @@
 //! depth 1, the
 //! start positions deeper, and rule positions.
 //!
-//! Kyoto shogi and Dobutsu shogi are dagaz's Fairy-Stockfish games, whose
-//! positions name the pieces otherwise: the test renames lishogi's pieces
-//! ([`dagaz_sfen`]); the squares and the other fields are the same.
+//! Kyoto shogi is dagaz's Fairy-Stockfish game, whose positions name the
+//! pieces otherwise: the test renames lishogi's pieces ([`dagaz_sfen`]);
+//! the squares and the other fields are the same. Dobutsu shogi reads
+//! lishogi's positions as they are (`dobutsu:lishogi`).
 
 use dagaz::load::load_game;
 use dagaz::movegen::{Generator, perft_with};
@@ -46,7 +47,7 @@ fn game_name(variant: &str) -> Option<&'static str> {
         "annanshogi" => Some("shogi:annan"),
         "checkshogi" => Some("shogi:check"),
         "kyotoshogi" => Some("kyotoshogi"),
-        "dobutsu" => Some("dobutsu"),
+        "dobutsu" => Some("dobutsu:lishogi"),
         _ => None,
     }
 }
@@ -59,8 +60,7 @@ type Letters = &'static [(char, &'static str)];
 /// `L`, gold `G` / knight `N`, silver `S` / bishop `B`, pawn `P` / rook
 /// `R`) and in hand by its tokin, gold, silver or pawn face; dagaz, like
 /// Fairy-Stockfish, by the lance, knight, silver or pawn face, `+` for the
-/// other. Dobutsu shogi: lishogi's rook, bishop, king and pawn are the
-/// giraffe, elephant, lion and chick.
+/// other.
 fn dagaz_sfen(variant: &str, sfen: &str) -> String {
     let (board_letters, hand_letters): (Letters, Letters) = match variant {
         "kyotoshogi" => (
@@ -77,10 +77,6 @@ fn dagaz_sfen(variant: &str, sfen: &str) -> String {
             ],
             &[('T', "L"), ('G', "N"), ('S', "S"), ('P', "P")],
         ),
-        "dobutsu" => {
-            const ANIMALS: &[(char, &str)] = &[('R', "G"), ('B', "E"), ('K', "L"), ('P', "C")];
-            (ANIMALS, ANIMALS)
-        }
         _ => return sfen.to_string(),
     };
     let rename = |text: &str, letters: &[(char, &str)]| -> String {
