@@ -458,6 +458,9 @@ async fn screenshots_of_the_boards() {
         ("hex", &["S*f6", "S*e7", "S*g5"][..]),
         ("reversi", &["D*d3", "D*c5", "D*f6"][..]),
         ("senterej", &["e2e3", "d7d6", "e3e4", "c8e6"][..]),
+        ("dai-shogi", &["8k8j", "8e8f"][..]),
+        ("frisian-draughts", &["32-28", "19-23"][..]),
+        ("dameo", &["a1d4", "h8e5"][..]),
     ] {
         let url = create(&server, json!({"game": game, "mode": "local"})).await;
         play_by_api(&server, &url, moves).await;
