@@ -41,6 +41,7 @@ const GAMES: &[BuiltinGame] = library![
     "shogi",
     "chu-shogi",
     "dai-shogi",
+    "wa-shogi",
     "ko-shogi-demo",
     "minishogi",
     "checkers",

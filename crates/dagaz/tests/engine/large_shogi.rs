@@ -1,5 +1,6 @@
-//! The large shogi variants: Dai shogi's published counts and its rules
-//! on positions worked out by hand.
+//! Shogi variants beyond lishogi's: Dai shogi's published counts and its
+//! rules on positions worked out by hand; Wa shogi's first moves and rule
+//! positions worked out by hand (no counts have been published).
 
 use dagaz::load::{load_game, load_str};
 use dagaz::movegen::{Generator, perft_with};
@@ -145,4 +146,71 @@ fn dai_shogi_falcon_and_eagle_have_the_lions_power_their_way() {
         dai_moves("k14/15/15/15/15/15/6ppp3pp1/6p+Hp2p+Dp1/6ppp2ppp1/15/15/15/15/15/14K b - 1"),
         expected
     );
+}
+
+fn wa_moves(fen: &str) -> Vec<String> {
+    moves(&load_game("wa-shogi").unwrap(), fen)
+}
+
+#[test]
+fn wa_shogi_first_moves() {
+    let game = load_game("wa-shogi").unwrap();
+    // Black's 51 first moves, counted by hand (docs/sources/wa-shogi.md).
+    assert_eq!(perft(&game, 1), 51);
+}
+
+#[test]
+fn wa_shogi_short_slides_and_jumps() {
+    // The Cloud Eagle on 6f: three squares at most diagonally forward,
+    // one back, slides vertically, steps sideways.
+    let eagle: Vec<String> = wa_moves("k10/11/5v5/7p3/11/5E5/6P4/11/11/11/10K b - 1")
+        .into_iter()
+        .filter(|m| m.starts_with("6f"))
+        .collect();
+    assert_eq!(
+        eagle,
+        sorted("6f4d 6f5e 6f5f 6f6c 6f6d 6f6e 6f6g 6f6h 6f6i 6f6j 6f6k 6f7e 6f7f 6f7g 6f8d 6f9c")
+    );
+    // The Treacherous Fox on 6e jumps over friend and foe, never sideways.
+    let fox: Vec<String> = wa_moves("k10/11/5p5/5Pg4/5X5/6P4/3u1W5/11/11/11/10K b - 1")
+        .into_iter()
+        .filter(|m| m.starts_with("6e"))
+        .collect();
+    assert_eq!(fox, sorted("6e4c 6e4g 6e5d 6e6c 6e6f 6e7d 6e7f 6e8c 6e8g"));
+    // The Liberated Horse slides forward, two squares back; promoted, it
+    // jumps as a Heavenly Horse.
+    let horses: Vec<String> = wa_moves("k7d2/11/11/3p4H2/3+H7/3P7/11/11/11/11/10K b - 1")
+        .into_iter()
+        .filter(|m| !m.starts_with("1k"))
+        .collect();
+    assert_eq!(
+        horses,
+        sorted("3d3a 3d3a+ 3d3b 3d3b+ 3d3c 3d3c+ 3d3e 3d3f 8e7c 8e7g 8e9c 8e9g")
+    );
+}
+
+#[test]
+fn wa_shogi_promotion_and_drops() {
+    // Forced on the last rank for the Pawn and Oxcart only; possible on
+    // any move from inside the zone; never for a promoted piece.
+    let promotions: Vec<String> = wa_moves("k10/6P2F1/4+P6/2O4p3/11/11/11/11/11/11/5K5 b - 1")
+        .into_iter()
+        .filter(|m| !m.starts_with("6k"))
+        .collect();
+    assert_eq!(
+        promotions,
+        sorted(
+            "2b1a 2b1a+ 2b1c 2b1c+ 2b2a 2b2a+ 2b3a 2b3a+ 2b3c 2b3c+ 2b4d 2b4d+ 5b5a+
+             7c6b 7c6c 7c7b 7c7d 7c8b 7c8c 9d9a+ 9d9b 9d9b+ 9d9c 9d9c+"
+        )
+    );
+    // Drops: 341 moves; the Pawn drop on 1b would mate and is refused,
+    // the same mate by an Oxcart is legal. Without White's Oxcart the
+    // King escapes to 2a, and the Pawn drop is legal.
+    let drops = wa_moves("9ok/11/9W1/11/6P4/3+P7/11/11/11/11/5K5 b HOP 1");
+    assert_eq!(drops.len(), 341);
+    assert!(!drops.contains(&"P*1b".to_string()) && drops.contains(&"O*1b".to_string()));
+    let check = wa_moves("9k1/11/9W1/11/6P4/3+P7/11/11/11/11/5K5 b HOP 1");
+    assert_eq!(check.len(), 343);
+    assert!(check.contains(&"P*1b".to_string()));
 }
