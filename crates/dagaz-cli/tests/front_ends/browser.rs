@@ -459,6 +459,8 @@ async fn screenshots_of_the_boards() {
         ("reversi", &["D*d3", "D*c5", "D*f6"][..]),
         ("senterej", &["e2e3", "d7d6", "e3e4", "c8e6"][..]),
         ("dai-shogi", &["8k8j", "8e8f"][..]),
+        ("tenjiku-shogi", &["8l8k", "9e9f"][..]),
+        ("wa-shogi", &["6i6h", "6c6d"][..]),
         ("frisian-draughts", &["32-28", "19-23"][..]),
         ("dameo", &["a1d4", "h8e5"][..]),
     ] {

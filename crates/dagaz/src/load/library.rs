@@ -42,6 +42,7 @@ const GAMES: &[BuiltinGame] = library![
     "chu-shogi",
     "dai-shogi",
     "wa-shogi",
+    "tenjiku-shogi",
     "ko-shogi-demo",
     "minishogi",
     "checkers",

@@ -154,6 +154,10 @@ fn short_text(game: &Game, mv: MoveRef) -> String {
         } else if moving.is_some_and(|p| p.symbol.starts_with('+')) {
             // A promoted shogi piece turned back (Kyoto shogi): `a1a2-`.
             out.push('-');
+        } else if game.fen.format == crate::game::PositionFormat::Sfen {
+            // USI writes every promotion `+`, also to a piece that has a
+            // letter of its own (Tenjiku's Bishop General to Vice General).
+            out.push('+');
         } else {
             out.push(promoted.letter.to_ascii_lowercase());
         }

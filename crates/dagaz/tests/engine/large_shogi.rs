@@ -214,3 +214,144 @@ fn wa_shogi_promotion_and_drops() {
     assert_eq!(check.len(), 343);
     assert!(check.contains(&"P*1b".to_string()));
 }
+
+/// The moves of the Tenjiku shogi piece on `square`, sorted.
+fn tenjiku_moves_of(fen: &str, square: &str) -> Vec<String> {
+    moves(&load_game("tenjiku-shogi").unwrap(), fen)
+        .into_iter()
+        .filter(|m| m.starts_with(square))
+        .collect()
+}
+
+#[test]
+fn tenjiku_shogi_first_moves() {
+    // The research note (docs/sources/tenjiku-dai.md §5.2) counts 64
+    // start-landing pairs: 47 quiet moves and 17 captures. Both promotion
+    // choices are moves, but a Rook General taking on 10d or 7d stops next
+    // to a White Fire Demon and burns: no choice. 72 moves.
+    let game = load_game("tenjiku-shogi").unwrap();
+    assert_eq!(perft(&game, 1), 72);
+    let pairs: std::collections::BTreeSet<String> =
+        moves(&game, &game.write_position(&game.initial_position()))
+            .into_iter()
+            .map(|m| m.trim_end_matches('+').to_string())
+            .collect();
+    assert_eq!(pairs.len(), 64);
+    for capture in ["11m3e", "6m14e", "10m10d", "9m9a", "9m1e", "8m16e"] {
+        assert!(pairs.contains(capture), "{capture}");
+    }
+}
+
+#[test]
+fn tenjiku_fire_demon_area_move_and_burning() {
+    // The Fire Demon on 8m, walled in by its own pawns but for 8l: up to
+    // three steps through empty squares; it burns the enemies next to
+    // where it stops (written as captures).
+    let fen = "8k7/16/16/16/16/16/16/16/8p7/7g1p6/16/7P1P6/7PF'P6/7PPP6/16/7K8 b - 1";
+    assert_eq!(
+        tenjiku_moves_of(fen, "8m"),
+        sorted(
+            "8m10jx9j 8m10kx9j 8m10l 8m6jx7j 8m6kx7j 8m6l 8m7jx8i 8m7kx7j
+             8m8jx8ix9jx7j 8m8kx9jx7j 8m8l 8m9jx8i 8m9kx9j"
+        )
+    );
+}
+
+#[test]
+fn tenjiku_pieces_that_stop_next_to_an_enemy_fire_demon_burn() {
+    let game = load_game("tenjiku-shogi").unwrap();
+    // The Gold on 7g: 7f and 8f are next to White's Fire Demon on 8e.
+    let fen = "8k7/16/16/16/8f'7/9p6/9G6/16/16/16/16/16/16/16/16/7K8 b - 1";
+    assert_eq!(
+        tenjiku_moves_of(fen, "7g"),
+        sorted("7g6f 7g6g 7g7f 7g7h 7g8f 7g8g")
+    );
+    let mut pos = game.parse_position(fen).unwrap();
+    crate::common::play(&game, &mut pos, "7g7f");
+    // The pawn stays taken, the Gold is gone.
+    assert!(
+        game.write_position(&pos)
+            .starts_with("8k7/16/16/16/8f'7/16/16/16/")
+    );
+    // A Fire Demon next to the enemy's burns and burns nothing (14c, 13c,
+    // 14d: three moves); taking the enemy demon (13d) it burns 12c.
+    let fen = "F'5p9/16/4p11/3f'12/16/16/16/15k/16/16/16/16/16/16/16/7K8 b - 1";
+    assert_eq!(
+        tenjiku_moves_of(fen, "16a"),
+        sorted(
+            "16a10a 16a11ax10a 16a12a 16a13a 16a13bx12c 16a13dx12c 16a14a 16a14b
+             16a14c 16a13c 16a14d 16a15a 16a15b 16a15c 16a15d 16a16b 16a16c 16a16d"
+        )
+    );
+}
+
+#[test]
+fn tenjiku_jumping_generals_pass_lower_ranks_only() {
+    // The Great General on 1p passes pawns and a Vice General, not a King
+    // or a Great General; it takes anything, the King on 6k included.
+    let fen = "16/16/16/16/16/16/16/16/15p/9p5g'/10k4p/16/12B'2v'/13r'2/15P/11gK2G' b - 1";
+    assert_eq!(
+        tenjiku_moves_of(fen, "1p"),
+        sorted("1p1j 1p1k 1p1m 1p2o 1p2p 1p3n 1p3p 1p6k")
+    );
+    // Rook General (1p), Vice General with its area move (16a), Bishop
+    // General (16p): each passes lower ranks and stops at an equal one.
+    let fen =
+        "V'15/16/2r'13/3B'12/4v'11/5p10/16/9k6/16/16/16/16/3p11p/2r'12b'/1P13P/B'6K2v'gMg1R' b - 1";
+    assert_eq!(
+        tenjiku_moves_of(fen, "1p"),
+        sorted("1p1n 1p2p 1p3p 1p5p 1p6p")
+    );
+    assert_eq!(
+        tenjiku_moves_of(fen, "16a"),
+        sorted(
+            "16a12e 16a13a 16a13b 16a13c 16a14a 16a14b 16a14c 16a14d 16a15a
+             16a15b 16a15c 16a15d 16a16b 16a16c 16a16d"
+        )
+    );
+    assert_eq!(tenjiku_moves_of(fen, "16p"), ["16p14n"]);
+}
+
+#[test]
+fn tenjiku_heavenly_tetrarchs_lion_hawk_and_free_eagle() {
+    // Heavenly Tetrarchs on 8h: igui on its neighbours, never a step;
+    // skipping the first square, slides (sideways two or three squares).
+    let fen = "k15/16/16/8p7/5p5P4/16/8p7/6pP+C'7/9g6/16/5j5P4/16/16/16/16/8K7 b - 1";
+    assert_eq!(
+        tenjiku_moves_of(fen, "8h"),
+        sorted(
+            "8h10f 8h10h 8h10j 8h11e 8h11k 8h5h 8h6f 8h6h 8h6j 8h8d 8h8e 8h8f
+             8h8j 8h8k 8h8l 8h8m 8h8n 8h8o 8hx7ix8h 8hx8gx8h"
+        )
+    );
+    // Lion Hawk: a Bishop and a Lion.
+    let fen = "k15/16/16/16/16/9ps5/8p7/8N'P6/16/16/16/16/16/16/16/7K8 b - 1";
+    assert_eq!(
+        tenjiku_moves_of(fen, "8h"),
+        sorted(
+            "8h-8i-8h 8h10f 8h10g 8h10h 8h10i 8h10j 8h11e 8h11k 8h12d 8h12l 8h13c
+             8h13m 8h14b 8h14n 8h15a 8h15o 8h16p 8h1o 8h2n 8h3m 8h4l 8h5k 8h6f 8h6g
+             8h6h 8h6i 8h6j 8h7f 8h7g 8h7i 8h7j 8h8f 8h8g 8h8i 8h8j 8h9f 8h9g 8h9h
+             8h9i 8h9j 8hx8gx7f 8hx8gx7g 8hx8gx8f 8hx8gx8h 8hx8gx9f 8hx8gx9g 8hx8gx9h"
+        )
+    );
+    // Free Eagle: a Queen with the Lion's power on the diagonals.
+    let fen = "k15/16/16/16/16/10p5/7Ppp6/8Q'7/16/16/16/16/16/16/16/8K7 b - 1";
+    assert_eq!(
+        tenjiku_moves_of(fen, "8h"),
+        sorted(
+            "8h-9i-8h 8h10f 8h10h 8h10j 8h11h 8h11k 8h12h 8h12l 8h13h 8h13m 8h14h
+             8h14n 8h15h 8h15o 8h16h 8h16p 8h1h 8h1o 8h2h 8h2n 8h3h 8h3m 8h4h 8h4l
+             8h5h 8h5k 8h6f 8h6h 8h6j 8h7g 8h7h 8h7i 8h8g 8h8i 8h8j 8h8k 8h8l 8h8m
+             8h8n 8h8o 8h9h 8h9i 8hx7gx6f 8hx7gx8h"
+        )
+    );
+}
+
+#[test]
+fn tenjiku_a_lion_may_promote_capturing_without_moving() {
+    // In the zone, igui is a capture: the Lion may become a Lion Hawk.
+    let fen = "k15/16/8p7/8N7/16/16/16/16/16/16/16/16/16/16/16/7K8 b - 1";
+    let lion = tenjiku_moves_of(fen, "8d");
+    assert!(lion.contains(&"8dx8cx8d".to_string()) && lion.contains(&"8dx8cx8d+".to_string()));
+}

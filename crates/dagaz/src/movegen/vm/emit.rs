@@ -354,6 +354,17 @@ impl Vm {
                 if promo.optional && !forced {
                     self.emit(game, header, out);
                 }
+                if from == Some(to_sq) && !self.net.iter().any(|c| c.slot == to_sq.0) {
+                    // A capture without moving (igui): the piece promotes
+                    // where it stands.
+                    let here = cells[to_sq.index()];
+                    self.net.push(Change {
+                        slot: to_sq.0,
+                        old: here,
+                        new: here,
+                    });
+                    self.net.sort_unstable_by_key(|c| c.slot);
+                }
                 let Some(at) = self.net.iter().position(|c| c.slot == to_sq.0) else {
                     return;
                 };
@@ -375,7 +386,9 @@ impl Vm {
                 return;
             }
         }
-        if exploded {
+        if exploded || gone {
+            // Moves that leave the same position from different squares
+            // (every square where a piece burns) are still different moves.
             self.emit_distinct(game, header, out);
         } else {
             self.emit(game, header, out);
