@@ -490,6 +490,14 @@ fn unknown_piece_argument(
     spec: &FileSpec,
 ) -> Option<String> {
     let (base, args) = name.split_once(':')?;
+    if base == "outranks" {
+        // A list of ranks: every name must be a piece.
+        return args
+            .split(['>', ','])
+            .map(str::trim)
+            .find(|p| !spec.pieces.contains_key(*p))
+            .map(|p| format!("unknown piece '{p}'"));
+    }
     let piece = args.split(':').next().unwrap_or(args);
     let takes_piece = registry.names().any(|form| {
         form.strip_prefix(base)
