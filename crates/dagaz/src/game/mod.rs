@@ -353,6 +353,9 @@ pub struct FenConfig {
     /// Pieces in hand in a position string are read and ignored (Fairy-
     /// Stockfish's older Ataxx kept the pieces to be placed in hand).
     pub ignore_hand: bool,
+    /// The order in which SFEN writes pieces in hand, where it is not the
+    /// order of the pieces in the game file (lishogi's Kyoto shogi: T G S P).
+    pub hand_order: Vec<u16>,
     /// Chess960's castling letters (`KQkq` for the outermost Rooks, file
     /// letters for others), with this piece as the Rook.
     pub castling_960: Option<u16>,

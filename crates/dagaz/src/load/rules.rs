@@ -384,6 +384,16 @@ impl Loader<'_> {
                 ),
             }
         }
+        for name in &f.hand_order {
+            match names.iter().position(|n| n == name.get_ref()) {
+                Some(t) => cfg.hand_order.push(t as u16),
+                None => self.error(
+                    format!("fen.hand_order: unknown piece '{}'", name.get_ref()),
+                    Some(name.span()),
+                    "here",
+                ),
+            }
+        }
         if let Some(format) = &f.format {
             match format.get_ref().as_str() {
                 "fen" => {}

@@ -314,6 +314,9 @@ pub(super) struct FenSection {
     /// Pieces in hand in position strings are read and ignored.
     #[serde(default)]
     pub(super) ignore_hand: bool,
+    /// The pieces in the order SFEN writes them in hand.
+    #[serde(default)]
+    pub(super) hand_order: Vec<Spanned<String>>,
     /// Chess960 castling letters, with this piece as the Rook.
     pub(super) castling_960: Option<Spanned<String>>,
 }

@@ -290,9 +290,18 @@ pub fn write(game: &Game, pos: &Position) -> String {
         rows.push(line);
     }
     let mut hands = String::new();
+    // The pieces of `[fen] hand_order` first, then the others in file order.
+    let order = game
+        .fen
+        .hand_order
+        .iter()
+        .copied()
+        .chain((0..game.pieces.len() as u16).filter(|t| !game.fen.hand_order.contains(t)));
+    let order: Vec<u16> = order.collect();
     for owner in 0..2 {
-        for (t, piece) in game.pieces.iter().enumerate() {
-            let n = game.in_hand(pos, owner, t as u16);
+        for &t in &order {
+            let piece = &game.pieces[t as usize];
+            let n = game.in_hand(pos, owner, t);
             if n > 1 {
                 hands += &n.to_string();
             }

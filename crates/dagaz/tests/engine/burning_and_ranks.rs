@@ -107,6 +107,8 @@ fn a_general_captures_over_lower_pieces_of_either_side_only() {
 #[test]
 fn a_rank_list_naming_no_piece_is_refused() {
     let source = SOURCE.replace("outranks:King>General", "outranks:King>Genral");
-    let err = load_str(&source, "fire.toml", "fire").unwrap_err().to_string();
+    let err = load_str(&source, "fire.toml", "fire")
+        .unwrap_err()
+        .to_string();
     assert!(err.contains("unknown piece 'Genral'"), "{err}");
 }

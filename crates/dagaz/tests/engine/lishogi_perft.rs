@@ -1,13 +1,11 @@
 //! Shogi games against lishogi's perft counts (`tests/data/lishogi/`,
 //! copied from the tests of lishogi's rules libraries, with sources):
-//! hundreds of positions of shogi, minishogi, chu shogi and Annan shogi at
-//! depth 1, the
+//! hundreds of positions of shogi, minishogi, chu, Annan, Kyoto and
+//! Dobutsu shogi at depth 1, the
 //! start positions deeper, and rule positions.
 //!
-//! Kyoto shogi is dagaz's Fairy-Stockfish game, whose positions name the
-//! pieces otherwise: the test renames lishogi's pieces ([`dagaz_sfen`]);
-//! the squares and the other fields are the same. Dobutsu shogi reads
-//! lishogi's positions as they are (`dobutsu:lishogi`).
+//! Kyoto and Dobutsu shogi are read in lishogi's form by their `lishogi`
+//! variants (the Fairy-Stockfish games name squares and pieces otherwise).
 
 use dagaz::load::load_game;
 use dagaz::movegen::{Generator, perft_with};
@@ -46,57 +44,10 @@ fn game_name(variant: &str) -> Option<&'static str> {
         "chushogi" => Some("chu-shogi"),
         "annanshogi" => Some("shogi:annan"),
         "checkshogi" => Some("shogi:check"),
-        "kyotoshogi" => Some("kyotoshogi"),
+        "kyotoshogi" => Some("kyotoshogi:lishogi"),
         "dobutsu" => Some("dobutsu:lishogi"),
         _ => None,
     }
-}
-
-/// Letters and what they become.
-type Letters = &'static [(char, &'static str)];
-
-/// A lishogi SFEN in the letters of dagaz's game. Kyoto shogi: lishogi
-/// names a two-faced piece on the board by its face (tokin `T` / lance
-/// `L`, gold `G` / knight `N`, silver `S` / bishop `B`, pawn `P` / rook
-/// `R`) and in hand by its tokin, gold, silver or pawn face; dagaz, like
-/// Fairy-Stockfish, by the lance, knight, silver or pawn face, `+` for the
-/// other.
-fn dagaz_sfen(variant: &str, sfen: &str) -> String {
-    let (board_letters, hand_letters): (Letters, Letters) = match variant {
-        "kyotoshogi" => (
-            &[
-                ('T', "+L"),
-                ('L', "L"),
-                ('G', "+N"),
-                ('N', "N"),
-                ('S', "S"),
-                ('B', "+S"),
-                ('P', "P"),
-                ('R', "+P"),
-                ('K', "K"),
-            ],
-            &[('T', "L"), ('G', "N"), ('S', "S"), ('P', "P")],
-        ),
-        _ => return sfen.to_string(),
-    };
-    let rename = |text: &str, letters: &[(char, &str)]| -> String {
-        text.chars()
-            .map(
-                |c| match letters.iter().find(|(l, _)| *l == c.to_ascii_uppercase()) {
-                    Some((_, name)) if c.is_ascii_lowercase() => name.to_ascii_lowercase(),
-                    Some((_, name)) => name.to_string(),
-                    None => c.to_string(),
-                },
-            )
-            .collect()
-    };
-    let fields: Vec<&str> = sfen.split(' ').collect();
-    let mut out = vec![rename(fields[0], board_letters)];
-    out.extend(fields[1..].iter().enumerate().map(|(i, f)| match i {
-        1 => rename(f, hand_letters),
-        _ => f.to_string(),
-    }));
-    out.join(" ")
 }
 
 /// Checks the rows of the variants dagaz reads, up to `max` nodes; returns
@@ -112,7 +63,7 @@ fn check(rows: &[Row], max: u64) -> (usize, Vec<String>) {
         let game = load_game(name).unwrap();
         let parsed = match row.sfen.as_str() {
             "startpos" => Ok(game.initial_position()),
-            sfen => game.parse_position(&dagaz_sfen(&row.variant, sfen)),
+            sfen => game.parse_position(sfen),
         };
         let Ok(mut pos) = parsed else {
             refused.push(row.sfen.clone());
@@ -153,6 +104,12 @@ fn lishogi_positions_at_depth_one() {
     for (variant, text) in data {
         let rows = rows(text, variant);
         assert_eq!(check(&rows, u64::MAX), (rows.len(), vec![]), "{variant}");
+        // dagaz writes each position back as lishogi wrote it.
+        let game = load_game(game_name(variant).unwrap()).unwrap();
+        for row in &rows {
+            let pos = game.parse_position(&row.sfen).unwrap();
+            assert_eq!(game.write_position(&pos), row.sfen, "{variant}");
+        }
     }
 }
 
