@@ -302,7 +302,6 @@ impl Topology {
         }
     }
 
-    /// Renames the squares 1, 2, … in board order.
     /// Names the squares 1, 2, … in grid order, or backwards from the last.
     fn number_squares(&mut self, from_bottom: bool) {
         self.by_name.clear();

@@ -168,6 +168,13 @@ pub trait EndRule: Send + Sync {
         false
     }
 
+    /// Whether the rule restricts taking Lions (chu shogi's): positions
+    /// then note in their third SFEN field where a Lion was just taken by
+    /// a piece that is not a Lion.
+    fn restricts_lion_trading(&self) -> bool {
+        false
+    }
+
     /// Clears `keep[i]` for the moves of `moves` (legal for royal safety)
     /// that the rule forbids in `pos`; it may make and take back moves.
     /// Janggi: when the generals face each other, the side to move must

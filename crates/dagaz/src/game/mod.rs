@@ -39,7 +39,7 @@ pub struct PieceType {
     pub letter: char,
     pub value: i32,
     /// What it counts for in the capture-precedence test `value`
-    /// (`capture_value`, by default `value`).
+    /// (`capture_value`, by default `value`; below 0 it counts as 0).
     pub capture_value: i32,
     /// Losing it (or leaving it attacked, with royal safety) loses the game.
     pub royal: bool,
@@ -209,6 +209,17 @@ pub struct Rules {
     pub consecutive_moves: Option<ConsecutiveMoves>,
 }
 
+impl Rules {
+    /// The piece type of the capture-precedence test `earliest:Type`, if
+    /// the game has one (it may have only one).
+    pub fn earliest_type(&self) -> Option<u16> {
+        self.maximum_capture.iter().find_map(|t| match t {
+            CaptureTest::Earliest(piece) => Some(*piece),
+            _ => None,
+        })
+    }
+}
+
 /// The limit of `Rules::consecutive_moves`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ConsecutiveMoves {
@@ -354,7 +365,7 @@ pub struct FenConfig {
     /// Stockfish's older Ataxx kept the pieces to be placed in hand).
     pub ignore_hand: bool,
     /// The order in which SFEN writes pieces in hand, where it is not the
-    /// order of the pieces in the game file (lishogi's Kyoto shogi: T G S P).
+    /// order of the pieces in the game file (lishogi's Kyoto shogi: G T S P).
     pub hand_order: Vec<u16>,
     /// Chess960's castling letters (`KQkq` for the outermost Rooks, file
     /// letters for others), with this piece as the Rook.

@@ -137,6 +137,10 @@ impl EndRule for ChuShogi {
         true
     }
 
+    fn restricts_lion_trading(&self) -> bool {
+        true
+    }
+
     fn forbid(&self, game: &Game, pos: &mut Position, moves: &MoveList, keep: &mut [bool]) {
         if self.result(game, pos, moves.len()).is_some() {
             keep.fill(false);

@@ -2,7 +2,7 @@
 //! `outranks:<ranks>` succeeds if the moving piece ranks above the piece on
 //! the cursor. `<ranks>` lists groups of piece names from the highest down,
 //! groups separated by `>`, names within a group by `,`:
-//! `outranks:King,Crown Prince>Great General>Vice General>Rook General,Bishop General`.
+//! `outranks:King,CrownPrince>GreatGeneral>ViceGeneral>RookGeneral,BishopGeneral`.
 //! Pieces not listed rank below every listed one. A Great General may then
 //! jump over a Vice General but not over a King or another Great General.
 

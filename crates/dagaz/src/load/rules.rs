@@ -130,7 +130,7 @@ impl Loader<'_> {
             captures_explode: r.captures_explode,
             hands: r.hands,
             explosion_immune: self.piece_list("explosion_immune", &r.explosion_immune, names),
-            burning: self.piece_list("burning", &r.burning, names),
+            burning: self.burning(r, names),
             borrowed_moves: self.borrowed_moves(r, topology),
             explosion_proof: self.piece_list("explosion_proof", &r.explosion_proof, names),
             royal_check: self.royal_check(r),
@@ -141,7 +141,21 @@ impl Loader<'_> {
         }
     }
 
-    /// Piece names of a `[rules]` key, as piece numbers.
+    /// `burning`: piece types. Royal safety does not see burning, so the
+    /// two may not go together.
+    fn burning(&mut self, r: &RulesSection, names: &[String]) -> Vec<u16> {
+        if r.royal_safety
+            && let Some(first) = r.burning.first()
+        {
+            self.error(
+                "rules.burning cannot go with royal_safety: a royal piece's safety does not see burning (win by taking the royal pieces instead)",
+                Some(first.span()),
+                "here",
+            );
+        }
+        self.piece_list("burning", &r.burning, names)
+    }
+
     /// `borrowed_moves = "S"`: a direction letter of the board.
     fn borrowed_moves(&mut self, r: &RulesSection, topology: &Topology) -> Option<Dir> {
         let spec = r.borrowed_moves.as_ref()?;
@@ -211,9 +225,21 @@ impl Loader<'_> {
                 ),
             }
         }
+        let earliest = tests
+            .iter()
+            .filter(|t| matches!(t, CaptureTest::Earliest(_)))
+            .count();
+        if earliest > 1 {
+            self.error(
+                "rules.maximum_capture: at most one \"earliest:Piece\" test",
+                Some(spec.span()),
+                "here",
+            );
+        }
         tests
     }
 
+    /// Piece names of a `[rules]` key, as piece numbers.
     fn piece_list(&mut self, key: &str, list: &[Spanned<String>], names: &[String]) -> Vec<u16> {
         list.iter()
             .filter_map(|n| match names.iter().position(|x| x == n.get_ref()) {
@@ -386,6 +412,11 @@ impl Loader<'_> {
         }
         for name in &f.hand_order {
             match names.iter().position(|n| n == name.get_ref()) {
+                Some(t) if cfg.hand_order.contains(&(t as u16)) => self.error(
+                    format!("fen.hand_order: '{}' is listed twice", name.get_ref()),
+                    Some(name.span()),
+                    "here",
+                ),
                 Some(t) => cfg.hand_order.push(t as u16),
                 None => self.error(
                     format!("fen.hand_order: unknown piece '{}'", name.get_ref()),
@@ -501,12 +532,16 @@ fn unknown_piece_argument(
 ) -> Option<String> {
     let (base, args) = name.split_once(':')?;
     if base == "outranks" {
-        // A list of ranks: every name must be a piece.
-        return args
-            .split(['>', ','])
-            .map(str::trim)
-            .find(|p| !spec.pieces.contains_key(*p))
-            .map(|p| format!("unknown piece '{p}'"));
+        // A list of ranks: every name a piece, each once.
+        let listed: Vec<&str> = args.split(['>', ',']).map(str::trim).collect();
+        if let Some(p) = listed.iter().find(|p| !spec.pieces.contains_key(**p)) {
+            return Some(format!("unknown piece '{p}'"));
+        }
+        return listed
+            .iter()
+            .enumerate()
+            .find(|(i, p)| listed[..*i].contains(p))
+            .map(|(_, p)| format!("'{p}' is ranked twice"));
     }
     let piece = args.split(':').next().unwrap_or(args);
     let takes_piece = registry.names().any(|form| {

@@ -299,10 +299,10 @@ impl Generator {
         let captures = (0..out.len()).any(|i| out.header(i).captures > 0);
         for &test in game.rules.maximum_capture.iter().filter(|_| captures) {
             let score = |i: usize| match out.header(i).captures {
-                0 => 0,
-                _ => 1 + capture_score(game, test, out.get(i)),
+                0 => None,
+                _ => Some(capture_score(game, test, out.get(i))),
             };
-            let best = (0..out.len()).map(score).max().unwrap_or(0);
+            let best = (0..out.len()).map(score).max().flatten();
             self.keep.clear();
             self.keep.extend((0..out.len()).map(|i| score(i) == best));
             let keep = &self.keep;
@@ -528,7 +528,6 @@ fn holds_pieces(game: &Game, pos: &Position, player: usize) -> bool {
     game.has_hands() && (0..game.pieces.len() as u16).any(|t| game.in_hand(pos, player, t) > 0)
 }
 
-/// Total value of the enemy pieces a move removes or replaces.
 /// The square of the side to move's piece that has made the most
 /// non-capturing moves in a row `Rules::consecutive_moves` allows, while
 /// its player has pieces of other types: it may only capture.
@@ -574,7 +573,7 @@ fn capture_score(game: &Game, test: CaptureTest, mv: MoveRef) -> u64 {
             .sum(),
         CaptureTest::By(piece) => (mv.header.piece == piece) as u64,
         CaptureTest::Most(piece) => captured().into_iter().filter(|&p| p == piece).count() as u64,
-        CaptureTest::Earliest(_) => mv.header.capture_rank,
+        CaptureTest::Earliest(_) => mv.header.earliest_mask,
     }
 }
 

@@ -33,7 +33,8 @@ pub struct Ply {
     /// Set for entries that only describe a move made before the position
     /// was set up (the en passant field of a FEN); they cannot be undone.
     pub synthetic: bool,
-    /// The types (below 64) of the enemy pieces the move took, as bits.
+    /// The types of the enemy pieces the move took, as bits (types from 63
+    /// up share the last bit: any capture sets some bit).
     pub took: u64,
     /// The move gave check (games that count checks).
     pub check: bool,
@@ -330,8 +331,8 @@ impl Position {
             if old.piece == NO_PIECE || old.owner == self.side || old.is_neutral() {
                 continue;
             }
-            if (c.new.is_empty() || table.info(c.new).owner == self.side) && old.piece < 64 {
-                took |= 1 << old.piece;
+            if c.new.is_empty() || table.info(c.new).owner == self.side {
+                took |= 1 << old.piece.min(63);
             }
         }
         took

@@ -40,7 +40,7 @@ pub struct MoveHeader {
     /// test `earliest:Type`: bit 63 − i is set when the i-th piece taken
     /// along the path is of that type, so that a higher rank took them
     /// earlier (0 in games without the test).
-    pub capture_rank: u64,
+    pub earliest_mask: u64,
     /// The same player moves again after this move (Kalah's extra turn).
     pub again: bool,
     /// The move attacks a royal piece of another player. Set only in games
@@ -64,7 +64,7 @@ impl MoveHeader {
             promotion: NO_PIECE,
             hash_delta: 0,
             path_key: 0,
-            capture_rank: 0,
+            earliest_mask: 0,
             again: false,
             gives_check: false,
         }

@@ -196,7 +196,7 @@ pub fn parse(game: &Game, text: &str) -> Result<Position, FenError> {
         if !game.has_hands() {
             // Chu shogi (lishogi): the square where a Lion was just taken
             // by a piece that is not a Lion.
-            let lions = traded_lions(game);
+            let lions = lion_trade_mask(game);
             return match game.topology.square(hands) {
                 Some(sq) if lions != 0 => {
                     pos.push_capture_note(1 - side, sq, lions);
@@ -332,9 +332,9 @@ pub fn write(game: &Game, pos: &Position) -> String {
 /// The Lions of a game whose end rule restricts Lion trading (chu
 /// shogi's), as a mask of piece types; 0 in other games (Dai shogi has
 /// Lions and no such rule).
-fn traded_lions(game: &Game) -> u64 {
+fn lion_trade_mask(game: &Game) -> u64 {
     match &game.end_rule {
-        Some(rule) if rule.forbids_moves() => crate::handler::lion_mask(game),
+        Some(rule) if rule.restricts_lion_trading() => crate::handler::lion_mask(game),
         _ => 0,
     }
 }
@@ -342,7 +342,7 @@ fn traded_lions(game: &Game) -> u64 {
 /// Chu shogi: the square of the last move if it was a piece that is not a
 /// Lion taking a Lion (lishogi writes it in the third field).
 fn last_lion_capture(game: &Game, pos: &Position) -> Option<Square> {
-    let lions = traded_lions(game);
+    let lions = lion_trade_mask(game);
     let last = pos.history().last()?;
     let by_lion = last.piece < 64 && lions & (1 << last.piece) != 0;
     (lions != 0 && last.took & lions != 0 && !by_lion)

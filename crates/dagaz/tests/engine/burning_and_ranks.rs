@@ -112,3 +112,20 @@ fn a_rank_list_naming_no_piece_is_refused() {
         .to_string();
     assert!(err.contains("unknown piece 'Genral'"), "{err}");
 }
+
+#[test]
+fn burning_files_are_checked() {
+    let royal = SOURCE.replace(
+        "burning = [\"Demon\"]",
+        "burning = [\"Demon\"]\nroyal_safety = true",
+    );
+    let err = load_str(&royal, "fire.toml", "fire")
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("cannot go with royal_safety"), "{err}");
+    let twice = SOURCE.replace("outranks:King>General", "outranks:King>General,King");
+    let err = load_str(&twice, "fire.toml", "fire")
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("'King' is ranked twice"), "{err}");
+}

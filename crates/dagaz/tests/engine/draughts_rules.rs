@@ -248,3 +248,29 @@ fn dameo_lines_of_men_move_and_captures_go_along_lines() {
         v(&["c4xe4xe1", "c4xe4xe2"])
     );
 }
+
+#[test]
+fn italian_earliest_king_between_paths_of_the_same_pieces() {
+    // Found by review: two kings can each take a loop of four pieces; the
+    // king on 18 can meet the black king first, whichever way round the
+    // loop it is met first (the path is the move's text).
+    let game = load_game("italian-draughts").unwrap();
+    assert_eq!(
+        moves(&game, "W:WK18,K22:BK14,6,5,13,27,28,K20,19"),
+        v(&["18x11x2x9x18"])
+    );
+    assert_eq!(
+        moves(&game, "W:WK18,K22:BK13,6,5,14,27,28,K20,19"),
+        v(&["18x9x2x11x18"])
+    );
+}
+
+#[test]
+fn capture_precedence_files_are_checked() {
+    let source = include_str!("../../../../games/italian-draughts.toml");
+    let two = source.replace("\"earliest:King\"]", "\"earliest:King\", \"earliest:Man\"]");
+    let err = dagaz::load::load_str(&two, "it.toml", "it")
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("at most one \"earliest:Piece\""), "{err}");
+}

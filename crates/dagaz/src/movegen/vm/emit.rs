@@ -95,6 +95,10 @@ impl Vm {
         let mut header = MoveHeader::new(self.mover_piece, Some(from), Some(to), priority);
         header.player = env.player as u8;
         header.captures = u16::from(self.is_enemy(env, old));
+        if header.captures > 0 && game.rules.earliest_type() == Some(game.cells.info(old).piece) {
+            // The one piece taken is of the `earliest:` type: taken first.
+            header.earliest_mask = 1 << 63;
+        }
         header.hash_delta = self.simple.lift_key
             ^ game.key(to.index(), old)
             ^ game.key(to.index(), self.simple.dropped);
@@ -103,7 +107,6 @@ impl Vm {
         {
             let h = out.header_mut(i);
             h.priority = h.priority.max(header.priority);
-            h.capture_rank = h.capture_rank.max(header.capture_rank);
             return;
         }
         out.push(header, &pair, &[]);
@@ -174,7 +177,7 @@ impl Vm {
     /// telling paths with the same effect apart (`distinct_paths`).
     pub(super) fn capture_order(&self, env: &Env, cells: &[Cell]) -> u64 {
         let mut key = 0xcbf2_9ce4_8422_2325u64;
-        for (slot, _) in self.taken(env, cells) {
+        for (slot, _) in self.captured_in_order(env, cells) {
             key = (key ^ slot as u64).wrapping_mul(0x100_0000_01b3);
         }
         // The squares where the parts ended (a Lion's midpoint).
@@ -184,16 +187,13 @@ impl Vm {
         key
     }
 
-    /// The move's `capture_rank`: where along the path it took the pieces
+    /// The move's `earliest_mask`: where along the path it took the pieces
     /// of the type of the game's `earliest:Type` capture test.
-    fn capture_rank(&self, env: &Env, cells: &[Cell]) -> u64 {
-        let Some(wanted) = env.game.rules.maximum_capture.iter().find_map(|t| match t {
-            crate::game::CaptureTest::Earliest(piece) => Some(*piece),
-            _ => None,
-        }) else {
+    fn earliest_mask(&self, env: &Env, cells: &[Cell]) -> u64 {
+        let Some(wanted) = env.game.rules.earliest_type() else {
             return 0;
         };
-        self.taken(env, cells)
+        self.captured_in_order(env, cells)
             .take(64)
             .enumerate()
             .filter(|(_, (_, old))| env.game.cells.info(*old).piece == wanted)
@@ -202,7 +202,7 @@ impl Vm {
 
     /// The enemy pieces the path took, in the order it took them: their
     /// squares and what stood there.
-    fn taken<'a>(
+    fn captured_in_order<'a>(
         &'a self,
         env: &'a Env,
         cells: &'a [Cell],
@@ -292,12 +292,13 @@ impl Vm {
         out: &mut MoveList,
     ) {
         let game = env.game;
-        let burned = to.is_some_and(|to| self.burn(env, cells, to));
+        // Burning follows a move on the board, not a drop.
+        let burn_changed = from.is_some() && to.is_some_and(|to| self.burn(env, cells, to));
         // A piece burned where it ended does not promote.
-        let gone = burned
+        let mover_burned = burn_changed
             && to.is_some_and(|t| !self.net.iter().any(|c| c.slot == t.0 && !c.new.is_empty()));
         let captures = match captures {
-            Some(n) if !burned => n,
+            Some(n) if !burn_changed => n,
             _ => self.count_captures(env),
         };
         if game.rules.captures_to_hand && captures > 0 {
@@ -312,7 +313,7 @@ impl Vm {
         header.again = self.again;
         header.captures = captures;
         header.path_key = self.path_key;
-        header.capture_rank = self.capture_rank(env, cells);
+        header.earliest_mask = self.earliest_mask(env, cells);
         if self.promoted != NONE {
             header.promotion = self.promoted;
         }
@@ -324,7 +325,7 @@ impl Vm {
         // A piece dropped from a hand does not promote.
         if let (Some(promo), Some(to_sq), Some(_)) = (promotion, to, from)
             && !promo.immediate
-            && !gone
+            && !mover_burned
         {
             let in_zone = |sq: Square| game.zones.contains(promo.zone, env.player, sq);
             let from_in = from.is_some_and(in_zone);
@@ -386,7 +387,7 @@ impl Vm {
                 return;
             }
         }
-        if exploded || gone {
+        if exploded || mover_burned {
             // Moves that leave the same position from different squares
             // (every square where a piece burns) are still different moves.
             self.emit_distinct(game, header, out);
@@ -414,13 +415,7 @@ impl Vm {
         let burner = |cell: Cell| {
             standing(cell) && game.rules.burning.contains(&game.cells.info(cell).piece)
         };
-        // The board after the move: its changes over the path's board.
-        let after = |sq: Square| {
-            self.net
-                .iter()
-                .find(|c| c.slot == sq.0)
-                .map_or(cells[sq.index()], |c| c.new)
-        };
+        let after = |sq: Square| self.after_move(cells, sq);
         let around = game.topology.neighbours(to);
         let victims: Vec<Square> = if around.iter().any(|&n| enemy(after(n)) && burner(after(n))) {
             vec![to]
@@ -429,18 +424,10 @@ impl Vm {
         } else {
             Vec::new()
         };
-        for sq in &victims {
-            match self.net.iter_mut().find(|c| c.slot == sq.0) {
-                Some(c) => c.new = Cell::EMPTY,
-                None => self.net.push(Change {
-                    slot: sq.0,
-                    old: cells[sq.index()],
-                    new: Cell::EMPTY,
-                }),
-            }
+        for &sq in &victims {
+            self.clear_square(cells, sq);
         }
-        self.net.retain(|c| c.old != c.new);
-        self.net.sort_unstable_by_key(|c| c.slot);
+        self.tidy_net();
         !victims.is_empty()
     }
 
@@ -459,22 +446,43 @@ impl Vm {
         let mut blast = vec![at];
         blast.extend(game.topology.neighbours(at));
         for (i, sq) in blast.into_iter().enumerate() {
-            match self.net.iter_mut().find(|c| c.slot == sq.0) {
-                Some(c) if i == 0 && !proof(c.new) => c.new = Cell::EMPTY,
-                Some(c) if i > 0 && !c.new.is_empty() && !immune(c.new) => c.new = Cell::EMPTY,
-                Some(_) => {}
-                None => {
-                    let old = cells[sq.index()];
-                    if !old.is_empty() && !immune(old) {
-                        self.net.push(Change {
-                            slot: sq.0,
-                            old,
-                            new: Cell::EMPTY,
-                        });
-                    }
-                }
+            let now = self.after_move(cells, sq);
+            let goes = if i == 0 {
+                !proof(now)
+            } else {
+                !now.is_empty() && !immune(now)
+            };
+            if goes {
+                self.clear_square(cells, sq);
             }
         }
+        self.tidy_net();
+    }
+
+    /// What stands on `sq` after the move in `self.net`, over the path's
+    /// board `cells`.
+    fn after_move(&self, cells: &[Cell], sq: Square) -> Cell {
+        self.net
+            .iter()
+            .find(|c| c.slot == sq.0)
+            .map_or(cells[sq.index()], |c| c.new)
+    }
+
+    /// Makes the move in `self.net` leave `sq` empty.
+    fn clear_square(&mut self, cells: &[Cell], sq: Square) {
+        match self.net.iter_mut().find(|c| c.slot == sq.0) {
+            Some(c) => c.new = Cell::EMPTY,
+            None => self.net.push(Change {
+                slot: sq.0,
+                old: cells[sq.index()],
+                new: Cell::EMPTY,
+            }),
+        }
+    }
+
+    /// Drops the changes that change nothing and puts the rest in slot
+    /// order (the form moves are compared in).
+    fn tidy_net(&mut self) {
         self.net.retain(|c| c.old != c.new);
         self.net.sort_unstable_by_key(|c| c.slot);
     }
@@ -513,6 +521,21 @@ impl Vm {
         let dup = self.duplicate(delta, header.from(), &net, out);
         self.net = net;
         if let Some(i) = dup {
+            if out.header(i).earliest_mask != header.earliest_mask {
+                // The same effect, the pieces taken in another order (Italian
+                // draughts): a move of its own, with its own path, unless
+                // that order was seen; the `earliest:` test chooses.
+                let seen = (0..out.len()).any(|j| {
+                    let m = out.get(j);
+                    m.header.earliest_mask == header.earliest_mask
+                        && m.header.hash_delta == delta
+                        && m.changes == &self.net[..]
+                });
+                if !seen {
+                    out.push(header, &self.net, &self.landings);
+                }
+                return;
+            }
             // The same move from another alternative: keep the higher priority.
             let h = out.header_mut(i);
             h.priority = h.priority.max(header.priority);
