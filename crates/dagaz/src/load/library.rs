@@ -43,6 +43,7 @@ const GAMES: &[BuiltinGame] = library![
     "dai-shogi",
     "wa-shogi",
     "tenjiku-shogi",
+    "dai-dai-shogi",
     "ko-shogi-demo",
     "minishogi",
     "checkers",

@@ -66,7 +66,10 @@ fn zones(game: &Game, pos: &Position) -> Result<(), String> {
         let square = game.topology.name(sq);
         let zone_name = |z: usize| game.zones.names()[z].as_str();
         let forced = piece.promotion.iter().flat_map(|p| {
-            let whole = (!p.optional && piece.drop_programs.is_empty()).then_some(p.zone);
+            // A compulsory promotion on reaching the zone keeps the piece out
+            // of it; not one that only a capture (or entering) sets off.
+            let whole = (!p.optional && !p.entering_or_capturing && piece.drop_programs.is_empty())
+                .then_some(p.zone);
             whole.into_iter().chain(p.forced_zone)
         });
         for z in piece.never_in.iter().copied().chain(forced) {

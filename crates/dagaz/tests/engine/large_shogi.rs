@@ -355,3 +355,67 @@ fn tenjiku_a_lion_may_promote_capturing_without_moving() {
     let lion = tenjiku_moves_of(fen, "8d");
     assert!(lion.contains(&"8dx8cx8d".to_string()) && lion.contains(&"8dx8cx8d+".to_string()));
 }
+
+fn dai_dai_moves(fen: &str) -> Vec<String> {
+    moves(&load_game("dai-dai-shogi").unwrap(), fen)
+}
+
+#[test]
+fn dai_dai_shogi_first_moves() {
+    // Black's 58 first moves, counted by hand; no count has been published.
+    assert_eq!(perft(&load_game("dai-dai-shogi").unwrap(), 1), 58);
+}
+
+#[test]
+fn dai_dai_shogi_promotes_by_capture() {
+    // The Cat Sword on 9i promotes when it captures (8h, 10j), and only
+    // then; the Gold and the Dragon Horse never promote.
+    let expected = sorted(
+        "10h10g 10h10i 10h11g 10h11h 10h9g 10h9h 4d1g 4d2f 4d3c 4d3d 4d3e 4d4c
+         4d4e 4d5c 4d5d 4d5e 4d6b 4d6f 4d7a 4d7g 4d8h 9i10j+ 9i8h+ 9i8j 9q10p
+         9q10q 9q8p 9q8q 9q9p",
+    );
+    assert_eq!(
+        dai_dai_moves("8k8/17/14p2/13+C'3/17/17/8p8/7G1p7/8C'8/7g9/17/17/17/17/17/17/8K8 b - 1"),
+        expected
+    );
+}
+
+#[test]
+fn dai_dai_shogi_special_pieces() {
+    // The Lion, the Furious Fiend, the Hook Mover, the jumping pieces: the
+    // counts worked out by hand.
+    for (fen, count) in [
+        (
+            "8k8/17/17/17/17/17/9p7/8p8/7GN8/17/17/17/17/17/17/17/8K8 b - 1",
+            41,
+        ),
+        (
+            "8k8/17/17/17/17/17/8p1G6/17/5p2+N8/17/17/17/17/17/17/17/8K8 b - 1",
+            41,
+        ),
+        (
+            "8k8/17/17/17/8p8/17/17/17/8+P'3G4/17/17/17/17/17/17/17/8K8 b - 1",
+            259,
+        ),
+        (
+            "8k8/17/13g3/13p3/13O1G1/17/8p8/8G8/8P'p7/7S9/10P6/17/17/17/17/17/8K8 b - 1",
+            32,
+        ),
+    ] {
+        assert_eq!(dai_dai_moves(fen).len(), count, "{fen}");
+    }
+    // Pieces on the last rank that cannot move stay there.
+    assert_eq!(
+        dai_dai_moves("2L1J1Y5P1Y'1H'/17/17/17/8k8/17/17/17/17/17/17/17/17/17/17/17/8K8 b - 1"),
+        sorted("1a1b 9q10p 9q10q 9q8p 9q8q 9q9p")
+    );
+    // White's pieces are Black's turned half round: its Left General on 9i
+    // has no step to its own left (the board's east, 8i).
+    let left: Vec<String> =
+        dai_dai_moves("8k8/17/17/1l'15/17/17/17/17/8g'8/17/17/17/17/9G'5L'1/17/17/8K8 w - 1")
+            .into_iter()
+            .filter(|m| m.starts_with("9i"))
+            .collect();
+    assert_eq!(left, sorted("9i10h 9i10i 9i10j 9i8h 9i8j 9i9h 9i9j"));
+}
