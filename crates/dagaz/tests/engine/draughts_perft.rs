@@ -83,28 +83,49 @@ fn position_text(variant: &str, position: &str) -> String {
         .join(":")
 }
 
+/// Counts one row and compares it with the published count.
+fn check_row(row: &Row) {
+    let game = load_game(game_name(&row.variant)).unwrap();
+    let mut pos = match row.position.as_str() {
+        "initial" => game.initial_position(),
+        fen => game
+            .parse_position(&position_text(&row.variant, fen))
+            .unwrap(),
+    };
+    let mut generator = Generator::new();
+    generator.keep_distinct_paths(row.keep);
+    let got = perft_with(&game, &mut pos, row.depth, &mut generator).unwrap();
+    let convention = if row.keep { "keep" } else { "drop" };
+    assert_eq!(
+        got as u128, row.nodes,
+        "{} depth {} ({convention})",
+        row.variant, row.depth
+    );
+}
+
+/// Checks the rows of more than `min` and at most `max` nodes, shared out
+/// over the machine's threads; returns how many.
 fn check(min: u128, max: u128) -> usize {
-    let mut checked = 0;
-    for row in rows().iter().filter(|r| r.nodes > min && r.nodes <= max) {
-        let game = load_game(game_name(&row.variant)).unwrap();
-        let mut pos = match row.position.as_str() {
-            "initial" => game.initial_position(),
-            fen => game
-                .parse_position(&position_text(&row.variant, fen))
-                .unwrap(),
-        };
-        let mut generator = Generator::new();
-        generator.keep_distinct_paths(row.keep);
-        let got = perft_with(&game, &mut pos, row.depth, &mut generator).unwrap();
-        let convention = if row.keep { "keep" } else { "drop" };
-        assert_eq!(
-            got as u128, row.nodes,
-            "{} depth {} ({convention})",
-            row.variant, row.depth
-        );
-        checked += 1;
-    }
-    checked
+    let mut rows: Vec<Row> = rows()
+        .into_iter()
+        .filter(|r| r.nodes > min && r.nodes <= max)
+        .collect();
+    // The largest first, each thread taking the next row left.
+    rows.sort_by_key(|r| std::cmp::Reverse(r.nodes));
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+    std::thread::scope(|s| {
+        for _ in 0..threads {
+            s.spawn(|| {
+                while let Some(row) =
+                    rows.get(next.fetch_add(1, std::sync::atomic::Ordering::Relaxed))
+                {
+                    check_row(row);
+                }
+            });
+        }
+    });
+    rows.len()
 }
 
 #[test]
