@@ -14,6 +14,7 @@
 //! detection does not recurse into attacks.
 
 use std::collections::HashMap;
+use std::sync::OnceLock;
 
 use super::Game;
 use super::extension::SquareTest;
@@ -110,81 +111,129 @@ pub(crate) enum Target {
 }
 
 /// All attack tables of a game: per attacker, a general table, one for
-/// phantom targets, and one per royal piece type.
+/// phantom targets, and one per royal piece type. The programs are
+/// analysed, and each table built, the first time one is asked for: a game
+/// that never asks (Taikyoku shogi has no check rule) does not pay for
+/// them.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Attacks {
-    pub(crate) any: Vec<AttackTable>,
-    pub(crate) phantom: Vec<AttackTable>,
+    analysed: OnceLock<Analysed>,
+    any: Vec<OnceLock<AttackTable>>,
+    phantom: Vec<OnceLock<AttackTable>>,
     /// `royal[royal index][attacker]`
-    pub(crate) royal: Vec<Vec<AttackTable>>,
+    royal: Vec<Vec<OnceLock<AttackTable>>>,
     /// Royal index of each piece type, or `u16::MAX`.
-    pub(crate) royal_index: Vec<u16>,
+    royal_index: Vec<u16>,
+}
+
+/// The capturing walks of every program, from which the tables are built.
+#[derive(Clone, Debug)]
+struct Analysed {
+    /// `patterns[attacker][piece type]`, `None` for a program run forwards
+    /// instead.
+    patterns: Vec<Vec<Option<Vec<Pattern>>>>,
+    geometry: Geometry,
     /// Attacks on royal pieces are found by walking tables alone (no
     /// fallback programs), so [`attacked_recording`] applies.
-    pub(crate) local: bool,
+    local: bool,
 }
 
 impl Attacks {
-    pub(crate) fn build(game: &Game) -> Attacks {
+    /// The empty tables of `game`, to be filled when asked for.
+    pub(crate) fn new(game: &Game) -> Attacks {
         let players = game.players.len();
-        let analysed: Vec<Vec<Option<Vec<Pattern>>>> = (0..players)
-            .map(|by| {
-                game.pieces
-                    .iter()
-                    .map(|piece| {
-                        let prog = piece.programs.get(by)?;
-                        if game.topology.all_vectors() {
-                            Analysis::run(game, prog)
-                        } else {
-                            None
-                        }
-                    })
-                    .collect()
-            })
-            .collect();
-        let geometry = Geometry::of(game);
-        let table = |target: Target| -> Vec<AttackTable> {
-            analysed
-                .iter()
-                .map(|per| AttackTable::build(per, target, &geometry))
-                .collect()
-        };
+        let unbuilt = || (0..players).map(|_| OnceLock::new()).collect::<Vec<_>>();
         let mut royal_index = vec![u16::MAX; game.pieces.len()];
-        let mut royal = Vec::new();
         for (i, &t) in game.royal_types().iter().enumerate() {
             royal_index[t as usize] = i as u16;
-            royal.push(table(Target::Piece(t)));
         }
-        let local = royal.iter().flatten().all(|t| t.fallback.is_empty());
         Attacks {
-            any: table(Target::Any),
-            phantom: table(Target::Phantom),
-            royal,
+            analysed: OnceLock::new(),
+            any: unbuilt(),
+            phantom: unbuilt(),
+            royal: game.royal_types().iter().map(|_| unbuilt()).collect(),
             royal_index,
-            local,
         }
     }
 
+    fn analysed(&self, game: &Game) -> &Analysed {
+        self.analysed.get_or_init(|| {
+            let patterns: Vec<Vec<Option<Vec<Pattern>>>> = (0..game.players.len())
+                .map(|by| {
+                    game.pieces
+                        .iter()
+                        .map(|piece| {
+                            let prog = piece.programs.get(by)?;
+                            if game.topology.all_vectors() {
+                                Analysis::run(game, prog)
+                            } else {
+                                None
+                            }
+                        })
+                        .collect()
+                })
+                .collect();
+            // A table's fallbacks are the programs the analysis could not
+            // read, whatever the target.
+            let local =
+                game.royal_types().is_empty() || patterns.iter().flatten().all(Option::is_some);
+            Analysed {
+                patterns,
+                geometry: Geometry::of(game),
+                local,
+            }
+        })
+    }
+
+    /// Attacks on royal pieces are found by walking the tables alone.
+    pub(crate) fn local(&self, game: &Game) -> bool {
+        self.analysed(game).local
+    }
+
     #[inline]
-    pub(crate) fn table(&self, by: usize, target: crate::position::CellInfo) -> &AttackTable {
-        if target.phantom {
-            return &self.phantom[by];
-        }
-        match self.royal_index.get(target.piece as usize) {
-            Some(&i) if i != u16::MAX => &self.royal[i as usize][by],
-            _ => &self.any[by],
-        }
+    pub(crate) fn table(
+        &self,
+        game: &Game,
+        by: usize,
+        target: crate::position::CellInfo,
+    ) -> &AttackTable {
+        let (lock, kind) = if target.phantom {
+            (&self.phantom[by], Target::Phantom)
+        } else {
+            match self.royal_index.get(target.piece as usize) {
+                Some(&i) if i != u16::MAX => {
+                    (&self.royal[i as usize][by], Target::Piece(target.piece))
+                }
+                _ => (&self.any[by], Target::Any),
+            }
+        };
+        lock.get_or_init(|| {
+            let a = self.analysed(game);
+            AttackTable::build(&a.patterns[by], kind, &a.geometry)
+        })
     }
 
     /// Piece types whose attacks are found by running their programs.
     #[cfg(test)]
-    pub(crate) fn fallback_types(&self, by: usize) -> &[u16] {
-        &self.any[by].fallback
+    pub(crate) fn fallback_types(&self, game: &Game, by: usize) -> &[u16] {
+        &self.table(game, by, any_piece()).fallback
     }
 
     #[cfg(test)]
-    pub(crate) fn node_count(&self, by: usize) -> usize {
-        self.any[by].nodes.len()
+    pub(crate) fn node_count(&self, game: &Game, by: usize) -> usize {
+        self.table(game, by, any_piece()).nodes.len()
+    }
+}
+
+/// A target that is no royal piece: the general table's.
+#[cfg(test)]
+fn any_piece() -> crate::position::CellInfo {
+    crate::position::CellInfo {
+        piece: crate::position::NO_PIECE,
+        owner: 0,
+        moved: false,
+        number: 0,
+        phantom: false,
     }
 }
 
@@ -246,7 +295,7 @@ fn root_conditions(conds: &[Cond], target: Target) -> Option<Vec<Cond>> {
 
 /// The grid facts the trie needs to tell a real ray from a short chain:
 /// each direction's vector and the board's extent.
-#[derive(Clone, Default)]
+#[derive(Clone, Debug, Default)]
 struct Geometry {
     vectors: Vec<Option<[i32; 3]>>,
     extent: [i32; 3],

@@ -44,6 +44,7 @@ const GAMES: &[BuiltinGame] = library![
     "wa-shogi",
     "tenjiku-shogi",
     "dai-dai-shogi",
+    "taikyoku-shogi",
     "ko-shogi-demo",
     "minishogi",
     "checkers",

@@ -355,7 +355,7 @@ impl Loader<'_> {
                 crate::position::slot_key(i / codes, crate::position::Cell((i % codes) as u16))
             })
             .collect();
-        game.attacks = Attacks::build(&game);
+        game.attacks = Attacks::new(&game);
         match read_position(&game, spec.setup.fen.get_ref(), None) {
             Ok(pos) => {
                 game.initial = pos;

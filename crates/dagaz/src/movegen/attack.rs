@@ -45,7 +45,7 @@ pub(crate) fn attacked(
         // program runs forwards.
         return fallback(game, &view, history, by, exclude, None);
     }
-    let table = game.attacks.table(by, game.cells.info(hypo));
+    let table = game.attacks.table(game, by, game.cells.info(hypo));
     if table.walk(game, &view, history, by, exclude, &mut NoRecord) {
         return true;
     }
@@ -168,7 +168,7 @@ pub(crate) fn attacked_recording(
     set: &mut ReadSet,
 ) -> bool {
     let hypo = cells[target.index()];
-    let table = game.attacks.table(by, game.cells.info(hypo));
+    let table = game.attacks.table(game, by, game.cells.info(hypo));
     let view = View {
         cells,
         target,
@@ -619,20 +619,25 @@ mod tests {
     fn janggi_cannons_are_read_by_the_tables() {
         let game = load_game("janggi").unwrap();
         for by in 0..2 {
-            assert!(game.attacks.fallback_types(by).is_empty());
+            assert!(game.attacks.fallback_types(&game, by).is_empty());
         }
-        assert!(game.attacks.local);
+        assert!(game.attacks.local(&game));
     }
 
     #[test]
     fn chess_tables_are_small_and_complete() {
         let game = load_game("chess").unwrap();
         for by in 0..2 {
-            assert!(game.attacks.fallback_types(by).is_empty());
-            let royal = &game.attacks.royal[0][by];
+            assert!(game.attacks.fallback_types(&game, by).is_empty());
+            let king = game.piece_by_name("King").unwrap();
+            let royal = game.attacks.table(
+                &game,
+                by,
+                game.cells.info(game.cells.piece(king, 1 - by, false)),
+            );
             eprintln!(
                 "any {} nodes, royal {} nodes {} edges, dynamic {}",
-                game.attacks.node_count(by),
+                game.attacks.node_count(&game, by),
                 royal.nodes.len(),
                 royal.edges.len(),
                 royal.dynamic

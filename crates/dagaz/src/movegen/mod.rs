@@ -680,7 +680,7 @@ impl RoyalGuard {
         let player = pos.side();
         let mut guard = RoyalGuard {
             player,
-            quick: game.attacks.local
+            quick: game.attacks.local(game)
                 && game.topology.len() <= 64 * 8
                 && !game.rules.captures_explode
                 && game.rules.borrowed_moves.is_none()

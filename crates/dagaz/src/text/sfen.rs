@@ -2,6 +2,11 @@
 //! board from the top row, the side to move, the pieces in hand (counts
 //! before letters, upper case for the first player, `-` for none) and the
 //! move number. Promoted pieces are written with `+` before the letter.
+//!
+//! A game whose symbols have more than one letter (Taikyoku shogi's `FLG`)
+//! writes each row as comma-separated tokens, as the Taikyoku shogi site's
+//! TSFEN does: a number is a run of empty squares, a symbol may be
+//! followed by a count (`P36` is 36 Pawns in a row).
 
 use super::fen::{FenError, fail};
 use crate::board::Square;
@@ -126,44 +131,34 @@ pub fn parse(game: &Game, text: &str) -> Result<Position, FenError> {
             ),
         ));
     }
+    let comma_rows = comma_rows(game);
     for (r, row) in rows.iter().enumerate() {
+        let tokens = if comma_rows {
+            row_tokens(text, row, r)?
+        } else {
+            letter_tokens(row)
+        };
         let mut col = 0usize;
-        let chars: Vec<char> = row.chars().collect();
-        let mut i = 0;
-        while i < chars.len() {
-            if chars[i].is_ascii_digit() {
-                let mut n = 0usize;
-                while i < chars.len() && chars[i].is_ascii_digit() {
-                    n = n * 10 + chars[i].to_digit(10).unwrap_or(0) as usize;
-                    i += 1;
-                }
-                col += n;
+        for (sym, count) in tokens {
+            if sym.is_empty() {
+                col += count;
                 continue;
             }
-            let start = i;
-            if chars[i] == '+' {
-                i += 1;
-            }
-            i += 1;
-            // Games with more piece types than letters write some with an
-            // apostrophe (`N'`), as XBoard does.
-            if chars.get(i) == Some(&'\'') {
-                i += 1;
-            }
-            let sym: String = chars[start..i.min(chars.len())].iter().collect();
             let (piece, owner) = piece_of(game, &sym)
                 .ok_or_else(|| fail(text, format!("unknown piece '{sym}' in row {}", r + 1)))?;
-            let sq = game
-                .topology
-                .at(col as i32, r as i32, 0)
-                .filter(|_| col < grid.cols.len())
-                .ok_or_else(|| fail(text, format!("row {} is too long", r + 1)))?;
-            pos.set(
-                &game.cells,
-                sq.index(),
-                game.cells.piece(piece, owner, false),
-            );
-            col += 1;
+            for _ in 0..count {
+                let sq = game
+                    .topology
+                    .at(col as i32, r as i32, 0)
+                    .filter(|_| col < grid.cols.len())
+                    .ok_or_else(|| fail(text, format!("row {} is too long", r + 1)))?;
+                pos.set(
+                    &game.cells,
+                    sq.index(),
+                    game.cells.piece(piece, owner, false),
+                );
+                col += 1;
+            }
         }
         if col != grid.cols.len() {
             return Err(fail(
@@ -216,6 +211,72 @@ pub fn parse(game: &Game, text: &str) -> Result<Position, FenError> {
     finish_counters(pos, text, fields.get(3))
 }
 
+/// The game writes rows as comma-separated tokens: some symbol has more
+/// than one letter.
+fn comma_rows(game: &Game) -> bool {
+    game.pieces.iter().any(|p| {
+        p.symbol
+            .trim_start_matches('+')
+            .chars()
+            .filter(char::is_ascii_alphabetic)
+            .count()
+            > 1
+    })
+}
+
+/// A row of single-letter symbols as (symbol, 1) and (`""`, run of empty
+/// squares) tokens: `+P`, `N'`, `3`.
+fn letter_tokens(row: &str) -> Vec<(String, usize)> {
+    let chars: Vec<char> = row.chars().collect();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < chars.len() {
+        if chars[i].is_ascii_digit() {
+            let mut n = 0usize;
+            while i < chars.len() && chars[i].is_ascii_digit() {
+                n = n.saturating_mul(10) + chars[i].to_digit(10).unwrap_or(0) as usize;
+                i += 1;
+            }
+            out.push((String::new(), n));
+            continue;
+        }
+        let start = i;
+        if chars[i] == '+' {
+            i += 1;
+        }
+        i += 1;
+        // Games with more piece types than letters write some with an
+        // apostrophe (`N'`), as XBoard does.
+        if chars.get(i) == Some(&'\'') {
+            i += 1;
+        }
+        out.push((chars[start..i.min(chars.len())].iter().collect(), 1));
+    }
+    out
+}
+
+/// A comma-separated row (`5,D,4,GB`, `P36`) as tokens: a number is a run
+/// of empty squares, a symbol may end with how many stand in a row.
+fn row_tokens(text: &str, row: &str, r: usize) -> Result<Vec<(String, usize)>, FenError> {
+    let mut out = Vec::new();
+    for token in row.split(',') {
+        let digits = token.len() - token.trim_end_matches(|c: char| c.is_ascii_digit()).len();
+        let (sym, count) = token.split_at(token.len() - digits);
+        let count = match count.parse::<usize>() {
+            Ok(n) if n > 0 && n <= 1000 => n,
+            Err(_) if count.is_empty() && !sym.is_empty() => 1,
+            _ => {
+                return Err(fail(
+                    text,
+                    format!("row {}: '{token}' is not a symbol, a count or both", r + 1),
+                ));
+            }
+        };
+        out.push((sym.to_string(), count));
+    }
+    Ok(out)
+}
+
 /// The hands field as (count, letter) pairs: `2Pp` is two `P` and one
 /// `p`. A count is 1 to 999 and stands before its letter.
 pub(super) fn hand_entries(text: &str, hands: &str) -> Result<Vec<(u16, char)>, FenError> {
@@ -264,30 +325,29 @@ fn finish_counters(mut pos: Position, text: &str, n: Option<&&str>) -> Result<Po
 
 pub fn write(game: &Game, pos: &Position) -> String {
     let grid = game.topology.grid();
+    let comma_rows = comma_rows(game);
     let mut rows = Vec::new();
     for r in 0..grid.rows.len() {
-        let mut line = String::new();
-        let mut empty = 0;
+        // Runs of the same symbol (`None`: empty squares).
+        let mut runs: Vec<(Option<String>, usize)> = Vec::new();
         for c in 0..grid.cols.len() {
             let cell = game
                 .topology
                 .at(c as i32, r as i32, 0)
                 .map_or(Cell::EMPTY, |sq| pos.cell(sq));
-            match symbol(game, cell) {
-                None => empty += 1,
-                Some(s) => {
-                    if empty > 0 {
-                        line += &empty.to_string();
-                        empty = 0;
-                    }
-                    line += &s;
-                }
+            let s = symbol(game, cell);
+            match runs.last_mut() {
+                Some((last, n)) if *last == s && (s.is_none() || comma_rows) => *n += 1,
+                _ => runs.push((s, 1)),
             }
         }
-        if empty > 0 {
-            line += &empty.to_string();
-        }
-        rows.push(line);
+        let tokens = runs.into_iter().map(|(s, n)| match s {
+            None => n.to_string(),
+            Some(s) if n > 1 => format!("{s}{n}"),
+            Some(s) => s,
+        });
+        let separator = if comma_rows { "," } else { "" };
+        rows.push(tokens.collect::<Vec<_>>().join(separator));
     }
     let mut hands = String::new();
     // The pieces of `[fen] hand_order` first, then the others in file order.

@@ -43,6 +43,7 @@ mod rithmomachia;
 mod senterej;
 mod shatranj;
 mod stacks;
+mod taikyoku;
 mod turkish;
 mod ultima;
 mod zrf;
