@@ -462,6 +462,7 @@ async fn screenshots_of_the_boards() {
         ("tenjiku-shogi", &["8l8k", "9e9f"][..]),
         ("wa-shogi", &["6i6h", "6c6d"][..]),
         ("dai-dai-shogi", &["9l9k", "9f9g"][..]),
+        ("taikyoku-shogi", &["31y31x", "6l6m", "19gg19i"][..]),
         ("frisian-draughts", &["32-28", "19-23"][..]),
         ("dameo", &["a1d4", "h8e5"][..]),
     ] {

@@ -349,6 +349,17 @@ impl Loader<'_> {
             hands: false,
         };
         game.hands = game.computes_hands();
+        if game.hands
+            && game.fen.format == PositionFormat::Sfen
+            && crate::text::sfen::comma_rows(&game)
+        {
+            self.error(
+                "pieces: a piece symbol has more than one letter, and SFEN hands are written one letter a piece".to_string(),
+                None,
+                "give the pieces that can be in hand one-letter symbols",
+            );
+            return None;
+        }
         let codes = game.cells.len();
         game.keys = (0..squares * codes)
             .map(|i| {

@@ -213,7 +213,7 @@ pub fn parse(game: &Game, text: &str) -> Result<Position, FenError> {
 
 /// The game writes rows as comma-separated tokens: some symbol has more
 /// than one letter.
-fn comma_rows(game: &Game) -> bool {
+pub(crate) fn comma_rows(game: &Game) -> bool {
     game.pieces.iter().any(|p| {
         p.symbol
             .trim_start_matches('+')

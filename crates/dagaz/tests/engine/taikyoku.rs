@@ -360,3 +360,16 @@ fn malformed_rows_are_refused_with_their_place() {
         assert!(err.contains(says), "{row}: {err}");
     }
 }
+
+#[test]
+fn multi_letter_symbols_cannot_go_in_sfen_hands() {
+    // SFEN hands are one letter a piece: a game with hands and a symbol like
+    // `GG` is refused when it is loaded, not misread later.
+    let source = include_str!("../../../../games/taikyoku-shogi.toml")
+        .replace("[rules]\n", "[rules]\ncaptures_to_hand = true\n");
+    let err = dagaz::load::load_str(&source, "taikyoku-hands.toml", "taikyoku-hands")
+        .err()
+        .expect("refused")
+        .to_string();
+    assert!(err.contains("more than one letter"), "{err}");
+}
