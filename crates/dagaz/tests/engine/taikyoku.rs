@@ -367,9 +367,9 @@ fn multi_letter_symbols_cannot_go_in_sfen_hands() {
     // `GG` is refused when it is loaded, not misread later.
     let source = include_str!("../../../../games/taikyoku-shogi.toml")
         .replace("[rules]\n", "[rules]\ncaptures_to_hand = true\n");
-    let err = dagaz::load::load_str(&source, "taikyoku-hands.toml", "taikyoku-hands")
-        .err()
-        .expect("refused")
-        .to_string();
+    let Err(err) = dagaz::load::load_str(&source, "taikyoku-hands.toml", "taikyoku-hands") else {
+        panic!("a game with hands and multi-letter symbols was loaded");
+    };
+    let err = err.to_string();
     assert!(err.contains("more than one letter"), "{err}");
 }
