@@ -401,13 +401,10 @@ impl Generator {
         out: &mut MoveList,
     ) -> Result<Option<usize>, GenError> {
         use rand::RngExt;
-        if !Self::streaming(game) || game.in_free_phase(pos) {
-            self.moves_of_side(game, pos, out)?;
+        let legality = self.moves_to_try(game, pos, out)?;
+        if !legality.lazy {
             return Ok((!out.is_empty()).then(|| rng.random_range(0..out.len())));
         }
-        let guard = RoyalGuard::new(game, pos);
-        let seeds = guard.as_ref().map_or(&[][..], |g| g.seeds());
-        self.pseudo_legal_seeded(game, pos, out, seeds)?;
         self.untried.clear();
         self.untried.extend(0..out.len());
         while !self.untried.is_empty() {
@@ -415,18 +412,62 @@ impl Generator {
             let i = self.untried.swap_remove(k);
             let mv = out.get(i);
             game.make(pos, mv);
-            let safe = guard.as_ref().is_none_or(|g| g.safe_after(game, pos, mv));
-            let legal = if safe {
-                self.drop_mates(game, pos, mv).map(|mates| !mates)
-            } else {
-                Ok(false)
-            };
+            let legal = self.allows(game, pos, mv, &legality);
             game.undo(pos, mv);
             if legal? {
                 return Ok(Some(i));
             }
         }
         Ok(None)
+    }
+
+    /// The moves of the side to move, for a caller that makes them one by
+    /// one and may stop early (a search, a playout): where the game allows
+    /// it (see [`Generator::streaming`]) only the pseudo-legal moves, whose
+    /// legality the caller asks [`Generator::allows`] after making each;
+    /// otherwise the legal moves (of the side to move only, as
+    /// [`Generator::moves_of_side`]), which `allows` then always accepts.
+    pub fn moves_to_try(
+        &mut self,
+        game: &Game,
+        pos: &mut Position,
+        out: &mut MoveList,
+    ) -> Result<Legality, GenError> {
+        if !Self::streaming(game) || game.in_free_phase(pos) {
+            self.moves_of_side(game, pos, out)?;
+            return Ok(Legality {
+                guard: None,
+                lazy: false,
+            });
+        }
+        let guard = RoyalGuard::new(game, pos);
+        let seeds = guard.as_ref().map_or(&[][..], |g| g.seeds());
+        self.pseudo_legal_seeded(game, pos, out, seeds)?;
+        Ok(Legality { guard, lazy: true })
+    }
+
+    /// After `mv`, one of the moves [`Generator::moves_to_try`] gave with
+    /// `legality`, has been made on `pos`: whether it is legal (it keeps
+    /// the mover's royal pieces safe, and is not a drop that mates where
+    /// the rules forbid it).
+    pub fn allows(
+        &mut self,
+        game: &Game,
+        pos: &mut Position,
+        mv: MoveRef,
+        legality: &Legality,
+    ) -> Result<bool, GenError> {
+        if !legality.lazy {
+            return Ok(true);
+        }
+        if legality
+            .guard
+            .as_ref()
+            .is_some_and(|g| !g.safe_after(game, pos, mv))
+        {
+            return Ok(false);
+        }
+        self.drop_mates(game, pos, mv).map(|mates| !mates)
     }
 
     /// Removes drops that checkmate, of the pieces the rules name.
@@ -656,6 +697,23 @@ fn safe_without(game: &Game, pos: &mut Position, player: usize, gated: &[Square]
         pos.set(&game.cells, sq.index(), cell);
     }
     safe
+}
+
+/// How the moves of [`Generator::moves_to_try`] are to be checked: `lazy`
+/// if they are pseudo-legal, each to be passed to [`Generator::allows`]
+/// once made.
+pub struct Legality {
+    guard: Option<RoyalGuard>,
+    lazy: bool,
+}
+
+impl Legality {
+    /// The moves are pseudo-legal: some may be refused by
+    /// [`Generator::allows`], so their number is not the number of legal
+    /// moves.
+    pub fn is_lazy(&self) -> bool {
+        self.lazy
+    }
 }
 
 /// Royal safety at one position. It knows whether the mover is in check
