@@ -44,7 +44,7 @@ const GAMES: &[BuiltinGame] = library![
     "wa-shogi",
     "tenjiku-shogi",
     "dai-dai-shogi",
-    "ko-shogi-demo",
+    "ko-shogi",
     "minishogi",
     "checkers",
     "russian-draughts",
