@@ -609,3 +609,32 @@ fn the_general_then_the_middle_troop_and_banner() {
         other => panic!("{other:?}"),
     }
 }
+
+#[test]
+fn misspelt_pieces_in_the_new_forms_are_refused() {
+    let source = include_str!("../../../../games/ko-shogi.toml");
+    for (from, to, expect) in [
+        (
+            "6 = \"some_of:Drum,Thunderclap\"",
+            "6 = \"some_of:Drum,Thunderclp\"",
+            "unknown piece 'Thunderclp'",
+        ),
+        (
+            "4 = \"not_of:FiveLiFog\"",
+            "4 = \"not_of:FiveLiFg\"",
+            "unknown piece 'FiveLiFg'",
+        ),
+        (
+            "capturing = [\"General\", \"Governor\", \"MiddleTroop\", \"Banner\", \"EuropeanCannon\"]",
+            "capturing = [\"General\", \"Governor\", \"MiddleTroop\", \"Banner\", \"EuropeanCanon\"]",
+            "unknown piece 'EuropeanCanon'",
+        ),
+    ] {
+        assert!(source.contains(from), "{from}");
+        let text = source.replace(from, to);
+        let Err(err) = dagaz::load::load_str(&text, "ko.toml", "ko") else {
+            panic!("{to} was accepted");
+        };
+        assert!(err.to_string().contains(expect), "{err}");
+    }
+}
