@@ -122,6 +122,10 @@ pub struct Promotion {
     pub limits: Vec<(u16, u16)>,
     /// With `captured_only`: per player, per piece type, the setup's count.
     pub setup_counts: Vec<Vec<u16>>,
+    /// A move of the piece that captures an enemy piece of one of these
+    /// types promotes (to the first of `to`), wherever it ends, and must
+    /// (Ko shogi: a piece that takes a General promotes on the spot).
+    pub capturing: Vec<u16>,
 }
 
 impl Promotion {
@@ -693,7 +697,15 @@ impl Game {
                 let converted = !c.new.is_empty() && new.owner == owner && !on_path(c.slot);
                 // The same piece, only its has-moved flag changed (`aim:`).
                 let same = !c.new.is_empty() && self.cells.with_moved(c.new, old.moved) == c.old;
-                old.owner != owner && !old.is_neutral() && new != old && !converted && !same
+                // Still its owner's, of another type: demoted, not taken
+                // (Ko shogi's Thunderclap turning back into a Drum).
+                let changed = !c.new.is_empty() && new.owner == old.owner && new.piece != old.piece;
+                old.owner != owner
+                    && !old.is_neutral()
+                    && new != old
+                    && !converted
+                    && !same
+                    && !changed
             })
             .map(|c| Square(c.slot))
             .collect()

@@ -11,6 +11,13 @@
 //! - `none_of:<Piece>`: succeeds if the mover has no piece of that type on
 //!   the board as the path has left it (sittuyin: a pawn promotes only
 //!   while its player has no General);
+//! - `some_of:<Piece>,<Piece>…`: succeeds if the mover has a piece of one
+//!   of these types on the board as the path has left it (Ko shogi: a
+//!   Pawn steps forward only while its side's Drum, or the Thunderclap it
+//!   promotes to, is on the board);
+//! - `not_of:<Piece>,<Piece>…`: succeeds if the cursor's square holds a
+//!   piece, of either side, of none of these types (Ko shogi: what a bow
+//!   may not shoot);
 //! - `aim:<Piece>`: enemy pieces of that type on the cursor's rank or file
 //!   count as having moved from now on (Cambodian chess: a Rook that comes
 //!   to the enemy King's rank or file takes away its first-move leap).
@@ -30,6 +37,12 @@ pub(super) fn register(r: &mut HandlerRegistry) {
 pub(super) fn with_argument(name: &str) -> Option<Arc<dyn Handler>> {
     if let Some(piece) = name.strip_prefix("none_of:") {
         return Some(Arc::new(NoneOf(piece.to_string())));
+    }
+    if let Some(list) = name.strip_prefix("some_of:") {
+        return Some(Arc::new(SomeOf(names(list))));
+    }
+    if let Some(list) = name.strip_prefix("not_of:") {
+        return Some(Arc::new(NotOf(names(list))));
     }
     if let Some(piece) = name.strip_prefix("aim:") {
         return Some(Arc::new(Aim(piece.to_string())));
@@ -119,6 +132,52 @@ impl Handler for NoneOf {
                 .is_some_and(|p| p.piece == piece && p.owner == ctx.player)
         });
         if !has {
+            out.push(Branch::stay(ctx.cursor));
+        }
+    }
+}
+
+/// The piece names of a comma-separated list.
+fn names(list: &str) -> Vec<String> {
+    list.split(',').map(|n| n.trim().to_string()).collect()
+}
+
+/// The types of these names that the game has.
+fn types(game: &crate::game::Game, names: &[String]) -> Vec<u16> {
+    names.iter().filter_map(|n| game.piece_by_name(n)).collect()
+}
+
+/// `some_of:<Piece>,…`.
+struct SomeOf(Vec<String>);
+
+impl Handler for SomeOf {
+    fn call(&self, ctx: &HandlerContext, out: &mut Vec<Branch>) {
+        let wanted = types(ctx.game, &self.0);
+        let has = ctx.game.topology.squares().any(|sq| {
+            ctx.piece_at(sq)
+                .is_some_and(|p| p.owner == ctx.player && wanted.contains(&p.piece))
+        });
+        if has {
+            out.push(Branch::stay(ctx.cursor));
+        }
+    }
+}
+
+/// `not_of:<Piece>,…`.
+struct NotOf(Vec<String>);
+
+impl Handler for NotOf {
+    fn call(&self, ctx: &HandlerContext, out: &mut Vec<Branch>) {
+        let unwanted = types(ctx.game, &self.0);
+        // The phantom that stands in for "some piece" when attacks on an
+        // empty square are asked about is of no type: it is not one.
+        let cell = ctx.cells[ctx.cursor.index()];
+        let phantom = !cell.is_marked() && ctx.game.cells.info(cell).phantom;
+        let other = phantom
+            || ctx
+                .piece_at(ctx.cursor)
+                .is_some_and(|p| !unwanted.contains(&p.piece));
+        if other {
             out.push(Branch::stay(ctx.cursor));
         }
     }

@@ -31,6 +31,7 @@ pub use chu::lion_mask;
 mod elimination;
 mod janggi;
 mod jetan;
+mod ko;
 mod mancala;
 mod ranks;
 mod rithmomachia;
@@ -62,6 +63,7 @@ impl HandlerRegistry {
         conversion::register(&mut r);
         jetan::register(&mut r);
         elimination::register(&mut r);
+        ko::register(&mut r);
         r
     }
 
@@ -108,6 +110,8 @@ impl HandlerRegistry {
             "has_part:<Piece>",
             "not_piece:<Piece>",
             "none_of:<Piece>",
+            "some_of:<Piece>,…",
+            "not_of:<Piece>,…",
             "aim:<Piece>",
             "place:<Piece>",
             "gate:<Piece>",

@@ -45,7 +45,7 @@ const GAMES: &[BuiltinGame] = library![
     "tenjiku-shogi",
     "dai-dai-shogi",
     "taikyoku-shogi",
-    "ko-shogi-demo",
+    "ko-shogi",
     "minishogi",
     "checkers",
     "russian-draughts",

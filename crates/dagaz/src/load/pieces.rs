@@ -602,7 +602,23 @@ impl Loader<'_> {
                 }
             })
             .collect();
+        let capturing = spec
+            .capturing
+            .iter()
+            .filter_map(|name| match names.iter().position(|n| n == name) {
+                Some(t) => Some(t as u16),
+                None => {
+                    self.error(
+                        format!("promotion capturing: unknown piece '{name}'"),
+                        span.clone(),
+                        "here",
+                    );
+                    None
+                }
+            })
+            .collect();
         Some(Promotion {
+            capturing,
             zone,
             to,
             by_player,

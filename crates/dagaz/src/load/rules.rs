@@ -543,6 +543,14 @@ fn unknown_piece_argument(
             .find(|(i, p)| listed[..*i].contains(p))
             .map(|(_, p)| format!("'{p}' is ranked twice"));
     }
+    if base == "some_of" || base == "not_of" {
+        // A list of pieces.
+        return args
+            .split(',')
+            .map(str::trim)
+            .find(|p| !spec.pieces.contains_key(*p))
+            .map(|p| format!("unknown piece '{p}'"));
+    }
     let piece = args.split(':').next().unwrap_or(args);
     let takes_piece = registry.names().any(|form| {
         form.strip_prefix(base)

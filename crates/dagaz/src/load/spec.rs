@@ -181,6 +181,9 @@ pub(super) struct PromoteSection {
     /// Target piece to the most a player may have of it on the board.
     #[serde(default)]
     pub(super) limits: IndexMap<String, u16>,
+    /// A move that captures a piece of one of these types promotes.
+    #[serde(default)]
+    pub(super) capturing: Vec<String>,
 }
 
 /// A name, or a list of names.

@@ -32,6 +32,8 @@ impl Vm {
                         || (from_counts && game.zones.contains(p.zone, env.player, from))
                         || p.also_zone
                             .is_some_and(|z| game.zones.contains(z, env.player, to))
+                        || (self.is_enemy(env, old)
+                            && p.capturing.contains(&game.cells.info(old).piece))
                 });
         let to_hand =
             (game.rules.captures_to_hand || game.rules.captures_explode) && self.is_enemy(env, old);
@@ -338,6 +340,10 @@ impl Vm {
             } else {
                 in_zone(to_sq) || (promo.from_zone && from_in)
             };
+            // Taking a piece of a listed type promotes, wherever, and must.
+            let by_capture =
+                captures > 0 && !promo.capturing.is_empty() && self.takes(env, &promo.capturing);
+            let enters = enters || by_capture;
             if enters && exploded {
                 // The promoted piece explodes at once: the choices leave the
                 // same position, and are still different moves.
@@ -352,7 +358,7 @@ impl Vm {
                 let forced = promo
                     .forced_zone
                     .is_some_and(|z| game.zones.contains(z, env.player, to_sq));
-                if promo.optional && !forced {
+                if promo.optional && !forced && !by_capture {
                     self.emit(game, header, out);
                 }
                 if from == Some(to_sq) && !self.net.iter().any(|c| c.slot == to_sq.0) {
@@ -394,6 +400,21 @@ impl Vm {
         } else {
             self.emit(game, header, out);
         }
+    }
+
+    /// Whether the changes in `self.net` take an enemy piece of one of
+    /// these types (remove it, or put one of the mover's pieces there).
+    fn takes(&self, env: &Env, types: &[u16]) -> bool {
+        let game = env.game;
+        self.net.iter().any(|c| {
+            let (o, n) = (game.cells.info(c.old), game.cells.info(c.new));
+            (c.slot as usize) < game.topology.len()
+                && !c.old.is_empty()
+                && o.piece != NO_PIECE
+                && o.owner as usize != env.player
+                && types.contains(&o.piece)
+                && (c.new.is_empty() || n.owner as usize == env.player)
+        })
     }
 
     /// The burning of `Rules::burning` at the end of a move that ended on
