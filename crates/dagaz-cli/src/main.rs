@@ -180,6 +180,9 @@ enum Command {
         ai: String,
         #[arg(long, default_value_t = 0)]
         seed: u64,
+        /// Threads the alpha-beta search uses (they share its table)
+        #[arg(long, default_value_t = 1)]
+        threads: usize,
     },
     /// Play a match between two engines (with more than two players they
     /// take the seats in turn; in a one-player game each plays alone in turn)
@@ -331,7 +334,8 @@ fn main() -> ExitCode {
             fen,
             ai,
             seed,
-        } => analyse(&game, fen.as_deref(), &ai, seed),
+            threads,
+        } => analyse(&game, fen.as_deref(), &ai, seed, threads),
         Command::Match {
             game,
             a,
@@ -462,7 +466,7 @@ fn no_moves_reason(game: &Arc<Game>, fen_text: Option<&str>) -> Result<String, S
     })
 }
 
-fn analyse(name: &str, fen_text: Option<&str>, ai: &str, seed: u64) -> CliResult {
+fn analyse(name: &str, fen_text: Option<&str>, ai: &str, seed: u64, threads: usize) -> CliResult {
     let game = load(name)?;
     let mut pos = start(&game, fen_text)?;
     let engine: Engine = ai
@@ -470,8 +474,12 @@ fn analyse(name: &str, fen_text: Option<&str>, ai: &str, seed: u64) -> CliResult
         .map_err(|e: dagaz::ai::EngineError| e.to_string())?;
     let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
     let t0 = Instant::now();
-    let Some(choice) =
-        dagaz::ai::choose(&game, &mut pos, engine, &mut rng).map_err(|e| e.to_string())?
+    let control = dagaz::ai::Control {
+        threads: threads.clamp(1, 64),
+        ..dagaz::ai::Control::unbounded()
+    };
+    let Some(choice) = dagaz::ai::choose_within(&game, &mut pos, engine, &mut rng, &control)
+        .map_err(|e| e.to_string())?
     else {
         say!("no legal move");
         return Ok(());

@@ -31,6 +31,8 @@ pub type Output = Arc<Mutex<dyn Write + Send>>;
 const MAX_DEPTH: u32 = 64;
 /// The longest a `go` may think.
 const MAX_TIME: Duration = Duration::from_secs(3600);
+/// The most threads the `Threads` option gives a search.
+const MAX_THREADS: usize = 64;
 
 fn say(out: &Output, line: &str) {
     // A closed output (the GUI went away) ends nothing here: `quit` or the
@@ -99,6 +101,8 @@ struct Engine {
     game: Arc<Game>,
     session: Session,
     thinking: Option<Thinking>,
+    /// The `Threads` option: threads one search uses.
+    threads: usize,
 }
 
 /// Runs the protocol until `quit` or the end of the input.
@@ -125,6 +129,7 @@ impl Engine {
             game,
             session,
             thinking: None,
+            threads: 1,
         })
     }
 
@@ -187,12 +192,17 @@ impl Engine {
             &self.out,
             &format!("option name {option} type combo default {default}{vars}"),
         );
+        say(
+            &self.out,
+            &format!("option name Threads type spin default 1 min 1 max {MAX_THREADS}"),
+        );
         say(&self.out, &format!("{}ok", self.dialect.word()));
     }
 
     /// `setoption name UCI_Variant value NAME` (`USI_Variant`): plays that
     /// game (a dagaz name, or Fairy-Stockfish's name of a variant) from its
-    /// setup. Other options are accepted and ignored.
+    /// setup. `Threads` sets the threads of a search (1 to
+    /// `MAX_THREADS`). Other options are accepted and ignored.
     fn set_option(&mut self, args: &[&str]) {
         let at = |w: &str| args.iter().position(|a| *a == w);
         let (Some(n), Some(v)) = (at("name"), at("value")) else {
@@ -200,6 +210,13 @@ impl Engine {
         };
         let name = args[n + 1..v].join(" ");
         let value = args[v + 1..].join(" ");
+        if name.eq_ignore_ascii_case("Threads") {
+            match value.parse::<usize>() {
+                Ok(n) => self.threads = n.clamp(1, MAX_THREADS),
+                Err(_) => self.info(&format!("error: Threads must be a number, not '{value}'")),
+            }
+            return;
+        }
         if name != self.dialect.variant_option() {
             return;
         }
@@ -263,6 +280,7 @@ impl Engine {
             stop: stop.clone(),
             max_time: Some(MAX_TIME),
             max_nodes: None,
+            threads: self.threads,
         };
         let (game, out, dialect) = (self.game.clone(), self.out.clone(), self.dialect);
         let mut pos = self.session.position_copy();
@@ -440,6 +458,21 @@ mod tests {
         assert!(option.contains(" var shogi") && option.contains(" var chess:crazyhouse"));
         assert_eq!(lines[lines.len() - 2], "uciok");
         assert_eq!(lines.last().unwrap(), "readyok");
+    }
+
+    #[test]
+    fn searches_with_the_threads_it_is_given() {
+        let lines = session(
+            "uci\nsetoption name Threads value 2\nsetoption name Threads value many\n\
+             position startpos moves e2e4 e7e5 f1c4 b8c6 d1h5 g8f6\ngo depth 3\nquit\n",
+        );
+        assert!(
+            lines
+                .iter()
+                .any(|l| l == "option name Threads type spin default 1 min 1 max 64")
+        );
+        assert!(lines.iter().any(|l| l.contains("Threads must be a number")));
+        assert_eq!(lines.last().unwrap(), "bestmove h5f7");
     }
 
     #[test]

@@ -13,7 +13,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use dagaz::ai::search::{Searcher, WIN};
-use dagaz::ai::{Choice, Limit};
+use dagaz::ai::{Choice, Control, Limit};
 use dagaz::game::{Game, GameResult};
 use dagaz::load::library::{fairy_stockfish_game, fairy_stockfish_names, load_game};
 use dagaz::session::Session;
@@ -25,6 +25,8 @@ use crate::protocol::uci_text;
 const MAX_DEPTH: u32 = 64;
 /// The longest a move may take.
 const MAX_TIME: Duration = Duration::from_secs(3600);
+/// The most threads `cores` gives a search.
+const MAX_THREADS: usize = 64;
 
 /// The engine's state between commands.
 struct Engine<W: Write> {
@@ -44,6 +46,8 @@ struct Engine<W: Write> {
     moves_per_session: u32,
     /// `post`: thinking lines.
     post: bool,
+    /// `cores`: threads one search uses.
+    threads: usize,
 }
 
 /// Runs the protocol until `quit` or the end of the input.
@@ -61,6 +65,7 @@ pub fn run(input: impl BufRead, out: impl Write) -> Result<(), String> {
         increment: Duration::ZERO,
         moves_per_session: 0,
         post: false,
+        threads: 1,
     };
     for line in input.lines() {
         let line = line.map_err(|e| e.to_string())?;
@@ -121,6 +126,11 @@ impl<W: Write> Engine<W> {
                     .map(|cs| Duration::from_millis(cs * 10));
             }
             "ping" => self.say(&format!("pong {arg}")),
+            "cores" => {
+                if let Ok(n) = arg.parse::<usize>() {
+                    self.threads = n.clamp(1, MAX_THREADS);
+                }
+            }
             "post" => self.post = true,
             "nopost" => self.post = false,
             "quit" => return false,
@@ -138,7 +148,7 @@ impl<W: Write> Engine<W> {
         );
         names.dedup();
         let line = format!(
-            "feature myname=\"dagaz {}\" ping=1 setboard=1 usermove=1 time=1 draw=0 \
+            "feature myname=\"dagaz {}\" ping=1 setboard=1 usermove=1 time=1 draw=0 smp=1 \
              sigint=0 reuse=1 analyze=0 colors=0 san=0 variants=\"{}\" done=1",
             env!("CARGO_PKG_VERSION"),
             names.join(",")
@@ -234,6 +244,10 @@ impl<W: Write> Engine<W> {
                 }
             };
             Searcher::new(&game, limit)
+                .with_control(Control {
+                    threads: self.threads,
+                    ..Control::unbounded()
+                })
                 .with_progress(report)
                 .best(&mut pos)
         };

@@ -105,6 +105,8 @@ impl Thinkers {
             } else {
                 MAX_AB_NODES
             }),
+            // A server's searches run side by side, one thread each.
+            threads: 1,
         }
     }
 

@@ -10,6 +10,7 @@ pub mod arena;
 pub mod eval;
 pub mod mcts;
 pub mod search;
+mod table;
 
 use std::fmt;
 use std::str::FromStr;
@@ -156,6 +157,8 @@ pub struct Control {
     pub max_time: Option<Duration>,
     /// Never visit more positions (alpha-beta) or run more playouts (MCTS).
     pub max_nodes: Option<u64>,
+    /// Threads the alpha-beta search may use (0 or 1: one).
+    pub threads: usize,
 }
 
 impl Control {
@@ -170,6 +173,7 @@ impl Control {
             stop: Arc::new(AtomicBool::new(false)),
             max_time: Some(max_time),
             max_nodes: Some(max_nodes),
+            threads: 1,
         }
     }
 

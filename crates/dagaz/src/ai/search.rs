@@ -12,9 +12,12 @@
 //! minimises. With two players this is plain minimax; with more it is the
 //! paranoid generalisation.
 
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
 use super::eval::{Evaluator, Material};
+use super::table::{Bound, Entry, Table};
 use super::{Choice, Control, Limit};
 use crate::game::{Game, GameResult};
 use crate::movegen::{GenError, Generator};
@@ -28,7 +31,6 @@ const INF: i32 = i32::MAX / 2;
 const QUIESCENCE_PLIES: usize = 12;
 /// Weight of one legal move of the side to move.
 const MOBILITY: i32 = 2;
-const TT_SIZE: usize = 1 << 18;
 /// Late-move reductions: quiet moves after this many in the ordered list,
 /// at this depth or more, are first searched a ply (two, far down the
 /// list) shallower.
@@ -39,27 +41,11 @@ const LMR_DEPTH: u32 = 3;
 /// chess pawn, 100). Measured at depth 9 on three chess middlegames: 4.3 M
 /// nodes in all with 30 to 35, 8.2 M without a window.
 const ASPIRATION: i32 = 30;
+/// The most threads one search uses.
+const MAX_THREADS: usize = 64;
 /// Null-move pruning searches this many plies shallower (one more from
 /// depth 7).
 const NULL_R: u32 = 2;
-
-#[derive(Clone, Copy, Default)]
-struct Entry {
-    key: u64,
-    depth: i16,
-    bound: Bound,
-    score: i32,
-    best: u64,
-}
-
-#[derive(Clone, Copy, Default, PartialEq, Eq)]
-enum Bound {
-    #[default]
-    None,
-    Exact,
-    Lower,
-    Upper,
-}
 
 /// Where a node of the search stands.
 #[derive(Clone, Copy)]
@@ -82,10 +68,15 @@ type Report<'g> = Box<dyn FnMut(&Choice) + 'g>;
 pub struct Searcher<'g> {
     game: &'g Game,
     limit: Limit,
-    eval: Box<dyn Evaluator>,
+    eval: Arc<dyn Evaluator>,
     generator: Generator,
     lists: Vec<MoveList>,
-    tt: Vec<Entry>,
+    tt: Arc<Table>,
+    /// A helper thread of a multithreaded search: it fills the shared
+    /// table; its own results are not used.
+    helper: bool,
+    /// The depth of the first iteration.
+    first_depth: u32,
     killers: Vec<[u64; 2]>,
     history: Vec<i32>,
     nodes: u64,
@@ -108,11 +99,11 @@ pub struct Searcher<'g> {
 impl<'g> Searcher<'g> {
     /// A searcher with the game's generic evaluation.
     pub fn new(game: &'g Game, limit: Limit) -> Searcher<'g> {
-        Self::with_evaluator(game, limit, Box::new(Material::new(game)))
+        Self::with_evaluator(game, limit, Arc::new(Material::new(game)))
     }
 
     /// A searcher with a game-specific evaluation.
-    pub fn with_evaluator(game: &'g Game, limit: Limit, eval: Box<dyn Evaluator>) -> Searcher<'g> {
+    pub fn with_evaluator(game: &'g Game, limit: Limit, eval: Arc<dyn Evaluator>) -> Searcher<'g> {
         let squares = game.topology.len();
         Searcher {
             game,
@@ -120,7 +111,9 @@ impl<'g> Searcher<'g> {
             eval,
             generator: Generator::new(),
             lists: Vec::new(),
-            tt: vec![Entry::default(); TT_SIZE],
+            tt: Arc::new(Table::new()),
+            helper: false,
+            first_depth: 1,
             killers: Vec::new(),
             history: vec![0; (squares + 1) * (squares + 1)],
             nodes: 0,
@@ -151,7 +144,52 @@ impl<'g> Searcher<'g> {
     }
 
     /// The best move found within the limit; `None` without legal moves.
+    /// With [`Control::threads`] above one, helper threads search the same
+    /// position at the same time, sharing the transposition table ("lazy
+    /// SMP"): what they store orders and cuts this thread's search.
     pub fn best(&mut self, pos: &mut Position) -> Result<Option<Choice>, GenError> {
+        let helpers = self.control.threads.clamp(1, MAX_THREADS) - 1;
+        if helpers == 0 || self.helper {
+            return self.iterate(pos);
+        }
+        let done = Arc::new(AtomicBool::new(false));
+        let (game, limit, eval, tt) = (self.game, self.limit, self.eval.clone(), self.tt.clone());
+        let control = Control {
+            stop: done.clone(),
+            threads: 1,
+            ..self.control.clone()
+        };
+        std::thread::scope(|scope| {
+            let threads: Vec<_> = (0..helpers)
+                .map(|k| {
+                    let (eval, tt, control) = (eval.clone(), tt.clone(), control.clone());
+                    let mut pos = pos.clone();
+                    scope.spawn(move || {
+                        let mut helper = Searcher::with_evaluator(game, limit, eval);
+                        helper.tt = tt;
+                        helper.helper = true;
+                        helper.control = control;
+                        // Every other helper one iteration ahead.
+                        helper.first_depth = 1 + (k % 2 == 0) as u32;
+                        let _ = helper.iterate(&mut pos);
+                        helper.nodes
+                    })
+                })
+                .collect();
+            let found = self.iterate(pos);
+            done.store(true, Ordering::Relaxed);
+            let nodes: u64 = threads.into_iter().map(|t| t.join().unwrap_or(0)).sum();
+            found.map(|c| {
+                c.map(|mut c| {
+                    c.nodes += nodes;
+                    c
+                })
+            })
+        })
+    }
+
+    /// Iterative deepening on this thread.
+    fn iterate(&mut self, pos: &mut Position) -> Result<Option<Choice>, GenError> {
         let started = Instant::now();
         self.root = pos.side();
         self.nodes = 0;
@@ -171,7 +209,7 @@ impl<'g> Searcher<'g> {
         let moves = root_moves.to_vec();
         let mut best: (i32, usize) = (0, 0);
         let mut completed = 0;
-        for depth in 1..=max_depth {
+        for depth in self.first_depth.min(max_depth)..=max_depth {
             let (found, searched, window) = self.aspiration_search(pos, &moves, depth, best)?;
             if self.stopped {
                 // An iteration cut short still counts if it searched the
@@ -205,6 +243,7 @@ impl<'g> Searcher<'g> {
             // The next iteration takes a few times as long as this one:
             // not begun past 60 % of the time.
             if let Limit::Time(t) = self.limit
+                && !self.helper
                 && started.elapsed() * 5 > t * 3
             {
                 break;
@@ -262,6 +301,11 @@ impl<'g> Searcher<'g> {
     ) -> Result<((i32, usize), usize), GenError> {
         let mut order: Vec<usize> = (0..moves.len()).collect();
         order.swap(0, first);
+        if self.helper {
+            // A helper takes the moves after the first in another order, so
+            // that the threads fill the table with different subtrees.
+            order[1..].reverse();
+        }
         let floor = alpha;
         let mut best = (-INF, first);
         let mut searched = 0;
@@ -386,9 +430,9 @@ impl<'g> Searcher<'g> {
             return Ok(self.result_score(&result, ply));
         }
         let key = pos.hash();
-        let entry = self.tt[key as usize & (TT_SIZE - 1)];
-        let tt_move = if entry.key == key { entry.best } else { 0 };
-        if entry.key == key && entry.depth >= depth as i16 {
+        let entry = self.tt.get(key);
+        let tt_move = entry.map_or(0, |e| e.best);
+        if let Some(entry) = entry.filter(|e| e.depth >= depth as i16) {
             match entry.bound {
                 Bound::Exact => return Ok(entry.score),
                 Bound::Lower => *alpha = (*alpha).max(entry.score),
@@ -742,16 +786,15 @@ impl<'g> Searcher<'g> {
     }
 
     fn store(&mut self, key: u64, depth: i16, bound: Bound, score: i32, best: u64) {
-        let slot = &mut self.tt[key as usize & (TT_SIZE - 1)];
-        if slot.key != key || slot.depth <= depth {
-            *slot = Entry {
-                key,
+        self.tt.put(
+            key,
+            Entry {
                 depth,
                 bound,
                 score,
                 best,
-            };
-        }
+            },
+        );
     }
 
     /// The expected line: the chosen move, then the table's best moves.
@@ -765,10 +808,9 @@ impl<'g> Searcher<'g> {
         self.game.make(pos, first.as_ref());
         let mut list = MoveList::new();
         while pv.len() < length.max(1) {
-            let entry = self.tt[pos.hash() as usize & (TT_SIZE - 1)];
-            if entry.key != pos.hash() || entry.best == 0 {
+            let Some(entry) = self.tt.get(pos.hash()).filter(|e| e.best != 0) else {
                 break;
-            }
+            };
             self.generator.moves_of_side(self.game, pos, &mut list)?;
             let Some(mv) = list
                 .iter()

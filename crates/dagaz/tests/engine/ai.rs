@@ -1,8 +1,8 @@
 //! The computer players find forced wins at small depths, and matches run.
 
 use dagaz::ai::arena::{GameSetup, play_game};
-use dagaz::ai::search::WIN;
-use dagaz::ai::{Engine, Limit, choose};
+use dagaz::ai::search::{Searcher, WIN};
+use dagaz::ai::{Control, Engine, Limit, choose};
 use dagaz::load::load_game;
 use dagaz::text::movetext;
 use rand::SeedableRng;
@@ -37,6 +37,27 @@ fn alpha_beta_finds_mate_in_two() {
     let (mv, score) = best("chess", fen, Engine::AlphaBeta(Limit::Depth(4)));
     assert_eq!(mv, "d5f6");
     assert_eq!(score, Some(WIN - 3));
+}
+
+#[test]
+fn two_threads_find_the_mate_in_two() {
+    // The same position with a helper thread sharing the table.
+    let game = load_game("chess").unwrap();
+    let fen = "r2qkb1r/pp2nppp/3p4/2pNN1B1/2BnP3/3P4/PPP2PPP/R2bK2R w KQkq - 1 1";
+    let mut pos = game.parse_position(fen).unwrap();
+    let control = Control {
+        threads: 2,
+        ..Control::unbounded()
+    };
+    let choice = Searcher::new(&game, Limit::Depth(4))
+        .with_control(control)
+        .best(&mut pos)
+        .unwrap()
+        .expect("a move");
+    assert_eq!(movetext::text(&game, choice.mv.as_ref()), "d5f6");
+    assert_eq!(choice.score, Some(WIN - 3));
+    // The position is as it was.
+    assert_eq!(pos.hash(), game.parse_position(fen).unwrap().hash());
 }
 
 #[test]
