@@ -123,8 +123,9 @@ pub struct Promotion {
     /// With `captured_only`: per player, per piece type, the setup's count.
     pub setup_counts: Vec<Vec<u16>>,
     /// A move of the piece that captures an enemy piece of one of these
-    /// types promotes (to the first of `to`), wherever it ends, and must
-    /// (Ko shogi: a piece that takes a General promotes on the spot).
+    /// types promotes (to any of `to`), wherever it ends, and must (Ko
+    /// shogi: a piece that takes a General promotes on the spot). Not read
+    /// with `immediate`.
     pub capturing: Vec<u16>,
 }
 
@@ -698,8 +699,13 @@ impl Game {
                 // The same piece, only its has-moved flag changed (`aim:`).
                 let same = !c.new.is_empty() && self.cells.with_moved(c.new, old.moved) == c.old;
                 // Still its owner's, of another type: demoted, not taken
-                // (Ko shogi's Thunderclap turning back into a Drum).
-                let changed = !c.new.is_empty() && new.owner == old.owner && new.piece != old.piece;
+                // (Ko shogi's Thunderclap turning back into a Drum). On a
+                // stack board the new top may be another piece of the
+                // same owner: the old top was taken.
+                let changed = self.board_kind == crate::board::BoardKind::Default
+                    && !c.new.is_empty()
+                    && new.owner == old.owner
+                    && new.piece != old.piece;
                 old.owner != owner
                     && !old.is_neutral()
                     && new != old

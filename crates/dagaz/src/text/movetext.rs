@@ -7,8 +7,9 @@
 //! piece's letter in lower case at the end (`e7e8q`). Captured squares that
 //! the landings do not already imply — not a landing square, not jumped
 //! over between two landings — follow as `x` and the square (en passant
-//! `e5d6xd5`). If two legal moves still share a text, the later ones get
-//! `#2`, `#3`, … so that every legal move has its own text. When reading,
+//! `e5d6xd5`). Legal moves that share a text write out all their captured
+//! squares; if some still share one, the later ones get `#2`, `#3`, … so
+//! that every legal move has its own text. When reading,
 //! a text without its implied-capture suffix is accepted if it names one
 //! move (so `e5d6` works too).
 
@@ -38,6 +39,12 @@ fn list(moves: &[String]) -> String {
 
 /// The text of a move (without the `#n` of [`texts`]).
 pub fn text(game: &Game, mv: MoveRef) -> String {
+    with_captures(game, mv, false)
+}
+
+/// The text of a move, with every captured square written out that is not
+/// a landing (`all`), or only those the landings do not imply.
+fn with_captures(game: &Game, mv: MoveRef, all: bool) -> String {
     let mut out = short_text(game, mv);
     // A piece brought in from the hand (gating), as S-chess writes it:
     // `b1c3/Eb1`.
@@ -61,7 +68,8 @@ pub fn text(game: &Game, mv: MoveRef) -> String {
     }
     let points = path_points(mv);
     for sq in game.captured_squares(mv) {
-        if !implied(game, &points, sq) {
+        let landing = points.iter().skip(1).any(|p| *p == sq);
+        if (all && !landing) || !implied(game, &points, sq) {
             out += "x";
             out += game.topology.name(sq);
         }
@@ -166,12 +174,34 @@ fn short_text(game: &Game, mv: MoveRef) -> String {
 }
 
 /// Texts of all moves of a list; each legal move gets a distinct text.
+/// Moves whose texts are the same write out every square they capture
+/// (a Lion that takes on d5 and goes on to d6, `d4d6xd5`, beside the jump
+/// `d4d6`); those still the same are numbered `#2`, `#3`, … in list order.
 pub fn texts(game: &Game, list: &MoveList) -> Vec<String> {
+    use std::collections::HashMap;
+    let count = |texts: &[String]| {
+        let mut n: HashMap<String, usize> = HashMap::new();
+        for t in texts {
+            *n.entry(t.clone()).or_default() += 1;
+        }
+        n
+    };
     let mut out: Vec<String> = list.iter().map(|m| text(game, m)).collect();
-    for i in 0..out.len() {
-        let n = out[..i].iter().filter(|u| **u == out[i]).count();
-        if n > 0 {
-            out[i] = format!("{}#{}", out[i], n + 1);
+    let shared = count(&out);
+    for (i, t) in out.iter_mut().enumerate() {
+        if shared[t.as_str()] > 1 {
+            *t = with_captures(game, list.get(i), true);
+        }
+    }
+    let shared = count(&out);
+    let mut seen: HashMap<String, usize> = HashMap::new();
+    for t in out.iter_mut() {
+        if shared[t.as_str()] > 1 {
+            let n = seen.entry(t.clone()).or_default();
+            *n += 1;
+            if *n > 1 {
+                *t = format!("{t}#{n}");
+            }
         }
     }
     out

@@ -638,3 +638,29 @@ fn misspelt_pieces_in_the_new_forms_are_refused() {
         assert!(err.to_string().contains(expect), "{err}");
     }
 }
+
+#[test]
+fn shots_over_a_jump_are_written_out() {
+    // A Five-li fog on 10i jumps to 10k, shoots nothing or the pawn on 10j,
+    // jumps on to 10m and shoots nothing or the pawn on 10l: the four moves
+    // through 10k to 10m share their landings, so those that shoot write
+    // every square they shoot.
+    let game = load_game("ko-shogi").unwrap();
+    let fen = "9K9/19/19/19/19/19/19/19/9+T9/9p9/19/9p9/19/19/19/19/19/19/9k9 b - 1";
+    let through: Vec<String> = crate::common::moves(&game, fen)
+        .into_iter()
+        .filter(|t| {
+            let points: Vec<&str> = t.split(['-', 'x']).collect();
+            points.len() >= 3 && points[..3] == ["10i", "10k", "10m"]
+        })
+        .collect();
+    assert_eq!(
+        through,
+        crate::common::v(&[
+            "10i-10k-10m",
+            "10ix10kx10mx10j",
+            "10ix10kx10mx10jx10l",
+            "10ix10kx10mx10l"
+        ])
+    );
+}

@@ -157,3 +157,21 @@ fn bashni_counts_follow_russian_draughts_for_five_plies() {
         );
     }
 }
+
+#[test]
+fn taking_the_top_of_a_stack_of_two_enemy_kinds_is_a_capture() {
+    // White's man on c3 takes the top (a man) of d4's stack, whose piece
+    // below is a king of the same side: d4 is captured though its owner
+    // still holds it.
+    let game = load_game("lasca").unwrap();
+    let mut pos = common::position(&game, "6s/7/7/3(so)3/2S4/7/7 w");
+    let mut list = MoveList::new();
+    Generator::new().legal(&game, &mut pos, &mut list).unwrap();
+    let i = movetext::find(&game, &list, "c3e5").unwrap();
+    let taken: Vec<String> = game
+        .captured_squares(list.get(i))
+        .into_iter()
+        .map(|sq| game.topology.name(sq).to_string())
+        .collect();
+    assert_eq!(taken, ["d4"]);
+}
