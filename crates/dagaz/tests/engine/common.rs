@@ -123,3 +123,37 @@ pub fn v(list: &[&str]) -> Vec<String> {
     out.sort();
     out
 }
+
+/// A position of `game` holding only `pieces`, given as (square, symbol)
+/// with the symbol in upper case for the first player, with `side` to
+/// move (`b`/`w`, a player's letter), written in the game's own form.
+pub fn placed(game: &Game, pieces: &[(&str, &str)], side: &str) -> String {
+    let mut pos = game.initial_position();
+    for sq in 0..game.topology.len() {
+        pos.set(&game.cells, sq, dagaz::position::Cell::EMPTY);
+    }
+    for (square, symbol) in pieces {
+        let sq = game
+            .topology
+            .square(square)
+            .unwrap_or_else(|| panic!("no square {square}"));
+        let owner = usize::from(symbol.chars().any(|c| c.is_ascii_lowercase()));
+        let piece = game
+            .pieces
+            .iter()
+            .position(|p| p.symbol.eq_ignore_ascii_case(symbol))
+            .unwrap_or_else(|| panic!("no piece {symbol}"));
+        pos.set(
+            &game.cells,
+            sq.index(),
+            game.cells.piece(piece as u16, owner, false),
+        );
+    }
+    let side = game
+        .players
+        .iter()
+        .position(|p| side.starts_with(p.letter))
+        .unwrap_or_else(|| panic!("no player {side}"));
+    pos.set_side(side);
+    game.write_position(&pos)
+}

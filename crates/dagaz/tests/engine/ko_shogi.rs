@@ -18,37 +18,7 @@ fn ko() -> Game {
 /// An SFEN of the pieces given as (square, symbol), upper case for Black,
 /// with `side` to move.
 fn fen(pieces: &[(&str, &str)], side: &str) -> String {
-    let mut grid: Vec<Vec<Option<String>>> = vec![vec![None; 19]; 19];
-    for (sq, sym) in pieces {
-        let split = sq.find(|c: char| c.is_ascii_alphabetic()).unwrap();
-        let file: usize = sq[..split].parse().unwrap();
-        let rank = sq.as_bytes()[split] - b'a';
-        grid[rank as usize][19 - file] = Some(sym.to_string());
-    }
-    let rows: Vec<String> = grid
-        .iter()
-        .map(|row| {
-            let mut out = String::new();
-            let mut empty = 0;
-            for cell in row {
-                match cell {
-                    None => empty += 1,
-                    Some(sym) => {
-                        if empty > 0 {
-                            out += &empty.to_string();
-                            empty = 0;
-                        }
-                        out += sym;
-                    }
-                }
-            }
-            if empty > 0 {
-                out += &empty.to_string();
-            }
-            out
-        })
-        .collect();
-    format!("{} {side} - 1", rows.join("/"))
+    common::placed(&ko(), pieces, side)
 }
 
 /// The same with both Generals at home.

@@ -8,7 +8,7 @@ use dagaz::game::{Game, GameResult};
 use dagaz::load::load_game;
 use dagaz::movegen::{Generator, perft_with};
 
-use crate::common::{moves, play, position, v};
+use crate::common::{moves, placed, play, position, v};
 
 fn taikyoku() -> Game {
     load_game("taikyoku-shogi").unwrap()
@@ -24,40 +24,6 @@ fn rank_index(rank: &str) -> usize {
     }
 }
 
-/// A position with the pieces given as (square, symbol) — upper case for
-/// Black — and `side` to move, in the game's comma-separated SFEN.
-fn placed(pieces: &[(&str, &str)], side: &str) -> String {
-    let mut rows = vec![vec![""; 36]; 36];
-    for (square, symbol) in pieces {
-        let digits = square.trim_end_matches(|c: char| c.is_ascii_lowercase());
-        let file: usize = digits.parse().unwrap();
-        rows[rank_index(&square[digits.len()..])][36 - file] = symbol;
-    }
-    let rows: Vec<String> = rows
-        .iter()
-        .map(|row| {
-            let mut tokens = Vec::new();
-            let mut empty = 0;
-            for cell in row {
-                if cell.is_empty() {
-                    empty += 1;
-                    continue;
-                }
-                if empty > 0 {
-                    tokens.push(empty.to_string());
-                    empty = 0;
-                }
-                tokens.push(cell.to_string());
-            }
-            if empty > 0 {
-                tokens.push(empty.to_string());
-            }
-            tokens.join(",")
-        })
-        .collect();
-    format!("{} {side} - 1", rows.join("/"))
-}
-
 /// The moves of the piece on `from` (texts starting with it, but not with
 /// a longer square's name: 1a is not 1aa).
 fn moves_of(game: &Game, fen: &str, from: &str) -> Vec<String> {
@@ -71,10 +37,10 @@ fn moves_of(game: &Game, fen: &str, from: &str) -> Vec<String> {
 
 /// The pieces, with each side's King far away (1a, 36jj), so the pieces
 /// tested are alone.
-fn alone(pieces: &[(&str, &str)], side: &str) -> String {
+fn alone(game: &Game, pieces: &[(&str, &str)], side: &str) -> String {
     let mut all = pieces.to_vec();
     all.extend([("1a", "k"), ("36jj", "K")]);
-    placed(&all, side)
+    placed(game, &all, side)
 }
 
 #[test]
@@ -179,6 +145,7 @@ fn range_capturers_take_every_lower_piece_they_pass() {
     // enemy Pawn, up to White's Great General, which it may take but not
     // pass; south down to its own Crown Prince (rank 4), which stops it.
     let fen = alone(
+        &game,
         &[
             ("18r", "GG"),
             ("18p", "P"),
@@ -199,7 +166,7 @@ fn range_capturers_take_every_lower_piece_they_pass() {
     let mut pos = position(&game, &fen);
     play(&game, &mut pos, "18r18m");
     let after = game.write_position(&pos);
-    let expected = alone(&[("18m", "GG"), ("18l", "gg"), ("18jj", "CP")], "w");
+    let expected = alone(&game, &[("18m", "GG"), ("18l", "gg"), ("18jj", "CP")], "w");
     assert_eq!(after.split(' ').next(), expected.split(' ').next());
     let south = moves_of(&game, &fen, "18r")
         .into_iter()
@@ -211,6 +178,7 @@ fn range_capturers_take_every_lower_piece_they_pass() {
     // The Vice General (rank 2) passes the Flying General (rank 1) but not
     // the Great General; its own Pawn on 17q is taken on the way.
     let fen = alone(
+        &game,
         &[("18r", "VG"), ("17q", "P"), ("16p", "flg"), ("15o", "gg")],
         "b",
     );
@@ -227,6 +195,7 @@ fn jumping_sliders_and_pieces_that_pass_pieces() {
     // The Treacherous Fox jumps over one or two squares vertically (its own
     // Pawn, an enemy Pawn) and slides on from an empty landing square.
     let fen = alone(
+        &game,
         &[("18r", "TF"), ("18q", "P"), ("18p", "p"), ("18n", "P")],
         "b",
     );
@@ -238,6 +207,7 @@ fn jumping_sliders_and_pieces_that_pass_pieces() {
     // The Ancient Dragon passes up to three pieces vertically without
     // taking them: the enemy on 18p (one passed) or 18n (three passed).
     let fen = alone(
+        &game,
         &[
             ("18r", "AD"),
             ("18q", "P"),
@@ -270,14 +240,14 @@ fn hook_movers_and_lions() {
     // The Hook Mover on 18r, alone: along its file and rank, then at right
     // angles from any square of them, so every square of the board but its
     // own and its King's (36jj), each once whichever corner it turns at.
-    let fen = alone(&[("18r", "HM")], "b");
+    let fen = alone(&game, &[("18r", "HM")], "b");
     assert_eq!(moves_of(&game, &fen, "18r").len(), 36 * 36 - 2);
     // The Lion on 18r with an enemy Pawn on 18q: its 8 steps and 16 jumps
     // (taking the Pawn by the step), the Pawn taken and then a step to one
     // of 18q's other 7 neighbours or back to 18r (igui), and one pass (two
     // steps through an empty square and back; through an empty square to
     // another square is a jump's move).
-    let fen = alone(&[("18r", "L"), ("18q", "p")], "b");
+    let fen = alone(&game, &[("18r", "L"), ("18q", "p")], "b");
     let mut expected: Vec<String> = Vec::new();
     for file in 16..=20 {
         for rank in ["p", "q", "r", "s", "t"] {
@@ -299,7 +269,7 @@ fn promotion_is_compulsory_and_once() {
     let game = taikyoku();
     // A Pawn entering the far 11 ranks becomes a Gold General that no
     // longer promotes (`+GLG`); the Crown Prince becomes a King.
-    let fen = alone(&[("18l", "P"), ("20l", "CP")], "b");
+    let fen = alone(&game, &[("18l", "P"), ("20l", "CP")], "b");
     assert_eq!(moves_of(&game, &fen, "18l"), v(&["18l18k+"]));
     assert_eq!(
         moves_of(&game, &fen, "20l"),
@@ -307,7 +277,7 @@ fn promotion_is_compulsory_and_once() {
             "20l19k+", "20l19l", "20l19m", "20l20k+", "20l20m", "20l21k+", "20l21l", "20l21m"
         ])
     );
-    let fen = alone(&[("18k", "+GLG")], "b");
+    let fen = alone(&game, &[("18k", "+GLG")], "b");
     assert_eq!(
         moves_of(&game, &fen, "18k"),
         v(&["18k17j", "18k17k", "18k18j", "18k18l", "18k19j", "18k19k"])
@@ -320,6 +290,7 @@ fn the_game_ends_with_the_last_royal() {
     // White has a King and a Crown Prince: taking the Crown Prince does not
     // end the game; taking the King then does.
     let fen = placed(
+        &game,
         &[("18r", "FCH"), ("18o", "cp"), ("10r", "k"), ("36jj", "K")],
         "b",
     );
@@ -339,7 +310,7 @@ fn the_game_ends_with_the_last_royal() {
 #[test]
 fn malformed_rows_are_refused_with_their_place() {
     let game = taikyoku();
-    let good = alone(&[("18r", "GG")], "b");
+    let good = alone(&game, &[("18r", "GG")], "b");
     let rows: Vec<&str> = good.split(' ').next().unwrap().split('/').collect();
     let with_row = |row: &str| {
         let mut r = rows.clone();
