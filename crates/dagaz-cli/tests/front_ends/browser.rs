@@ -463,6 +463,7 @@ async fn screenshots_of_the_boards() {
         ("wa-shogi", &["6i6h", "6c6d"][..]),
         ("dai-dai-shogi", &["9l9k", "9f9g"][..]),
         ("taikyoku-shogi", &["31y31x", "6l6m", "19gg19i"][..]),
+        ("ko-shogi", &["10m10k", "10g10i"][..]),
         ("frisian-draughts", &["32-28", "19-23"][..]),
         ("dameo", &["a1d4", "h8e5"][..]),
     ] {

@@ -64,6 +64,59 @@ impl Types {
     }
 }
 
+/// Which of the rule's pieces the position holds, to pass over the moves
+/// the rule cannot touch (most of them) without looking at the board.
+struct Present {
+    fog: bool,
+    light: bool,
+    /// Per side: a Thunderclap or Roaming assault.
+    high: [bool; 2],
+    /// Per side: a Taoist priest or Five-li fog.
+    priests: [bool; 2],
+}
+
+impl Present {
+    fn of(pos: &Position, t: &Types) -> Present {
+        let has = |owner: usize, piece: u16| {
+            piece != NO_PIECE
+                && pos
+                    .piece_bits(owner, piece as usize)
+                    .iter()
+                    .any(|w| *w != 0)
+        };
+        Present {
+            fog: has(0, t.fog) || has(1, t.fog),
+            light: has(0, t.light) || has(1, t.light),
+            high: [0, 1].map(|o| t.demotions.iter().any(|&(h, _)| has(o, h))),
+            priests: [0, 1].map(|o| has(o, t.priest) || has(o, t.fog)),
+        }
+    }
+
+    /// Whether the rule may change anything after `mv`: a Clerk's
+    /// promotion; a fog and a light both on the board after it; or a side
+    /// with a Thunderclap or Roaming assault that has no priest or fog, or
+    /// whose priest or fog the move touches.
+    fn may_act(&self, game: &Game, t: &Types, mv: crate::position::MoveRef) -> bool {
+        let promoted = mv.header.promotion;
+        if t.master != NO_PIECE && promoted == t.master {
+            return true;
+        }
+        if (self.fog || promoted == t.fog) && (self.light || promoted == t.light) {
+            return true;
+        }
+        let high = t.demotions.iter().any(|&(h, _)| h == promoted);
+        (0..2).any(|owner| {
+            let touched = mv.changes.iter().any(|c| {
+                let info = game.cells.info(c.old);
+                !c.old.is_empty()
+                    && info.owner as usize == owner
+                    && (info.piece == t.priest || info.piece == t.fog)
+            });
+            (self.high[owner] || high) && (!self.priests[owner] || touched)
+        })
+    }
+}
+
 /// The board after a move: the move's changes over the position.
 struct After<'a> {
     pos: &'a Position,
@@ -202,6 +255,10 @@ impl EndRule for KoShogi {
             return;
         }
         let t = Types::of(game);
+        let present = Present::of(pos, &t);
+        if !(0..moves.len()).any(|i| present.may_act(game, &t, moves.get(i))) {
+            return;
+        }
         let mut rebuilt = MoveList::new();
         let mut changed_any = false;
         let mut extra = Vec::new();
@@ -212,7 +269,9 @@ impl EndRule for KoShogi {
                 pos,
                 changes: mv.changes,
             };
-            self.effects(game, &t, &after, mv.header, &mut extra);
+            if present.may_act(game, &t, mv) {
+                self.effects(game, &t, &after, mv.header, &mut extra);
+            }
             let mut header = *mv.header;
             if extra.is_empty() {
                 rebuilt.push(header, mv.changes, mv.landings);
