@@ -1,13 +1,16 @@
 //! Evaluation: how good a position is for a player, when the search cannot
 //! look to the end. The generic evaluation counts material (the `value` of
-//! each piece in the game file) plus the piece-square hints a game file may
+//! each piece in the game file, or an estimate from the pieces' mobility
+//! when the file values none) plus the piece-square hints a game file may
 //! give (`squares = { e4 = 20 }` on a piece), the pieces in hand (shogi) and
 //! the numbers of numbered pieces (Rithmomachia: a piece is worth its type's
 //! value plus its number), and the search adds mobility.
 //! Games with better knowledge implement [`Evaluator`] in Rust.
 
+use crate::board::Square;
 use crate::game::Game;
-use crate::position::{Position, squares_of};
+use crate::movegen::Generator;
+use crate::position::{Cell, MoveList, Position, squares_of};
 
 /// Scores positions; positive is good for `player`.
 pub trait Evaluator: Send + Sync {
@@ -16,6 +19,10 @@ pub trait Evaluator: Send + Sync {
 
 /// Material and piece-square hints.
 pub struct Material {
+    /// What each piece type is worth: its `value`, or, in a game whose file
+    /// gives no piece a value, an estimate from its mobility
+    /// ([`learned_values`]).
+    values: Vec<i32>,
     /// `square_values[piece][square]` for the first player; other players
     /// read the board turned half a turn (see [`Material::new`]).
     square_values: Vec<Vec<i32>>,
@@ -55,6 +62,8 @@ impl Material {
             })
             .collect();
         Material {
+            values: learned_values(game)
+                .unwrap_or_else(|| game.pieces.iter().map(|p| p.value).collect()),
             square_values: game
                 .pieces
                 .iter()
@@ -63,6 +72,51 @@ impl Material {
             mirror,
         }
     }
+}
+
+/// Values for a game whose file gives none (a game imported from a ZRF
+/// file; placement games): each piece that is not royal is worth 50 plus
+/// 40 for each move it has, on average, alone on the board (on up to 64
+/// squares spread over it): chess without its values gets 145 for a pawn
+/// (its double steps and promotions count), 260 for a knight, 400 for a
+/// bishop, 610 for a rook and 960 for a queen. `None` if the file
+/// values some piece, and on heap boards.
+pub fn learned_values(game: &Game) -> Option<Vec<i32>> {
+    let unvalued = game.pieces.iter().all(|p| p.royal || p.value == 0);
+    if !unvalued || game.cells.is_counts() || game.pieces.iter().all(|p| p.royal) {
+        return None;
+    }
+    let squares: Vec<Square> = game.topology.squares().collect();
+    let step = squares.len().div_ceil(64).max(1);
+    let sample: Vec<Square> = squares.iter().copied().step_by(step).collect();
+    let mut empty = game.initial_position();
+    for sq in &squares {
+        empty.set(&game.cells, sq.index(), Cell::EMPTY);
+    }
+    empty.set_side(0);
+    let mut generator = Generator::new();
+    let mut list = MoveList::new();
+    let values = (0..game.pieces.len())
+        .map(|t| {
+            if game.pieces[t].royal || game.pieces[t].neutral {
+                return 0;
+            }
+            let mut moves = 0usize;
+            for &sq in &sample {
+                let mut pos = empty.clone();
+                pos.set(
+                    &game.cells,
+                    sq.index(),
+                    game.cells.piece(t as u16, 0, false),
+                );
+                if generator.pseudo_legal(game, &mut pos, &mut list).is_ok() {
+                    moves += list.iter().filter(|m| m.header.from() == Some(sq)).count();
+                }
+            }
+            50 + (40 * moves / sample.len().max(1)) as i32
+        })
+        .collect();
+    Some(values)
 }
 
 impl Material {
@@ -89,14 +143,14 @@ impl Evaluator for Material {
                 own += self.heap_value(game, pos, owner);
             }
             if game.has_hands() {
-                for (t, piece) in game.pieces.iter().enumerate() {
-                    own += piece.value as i64 * game.in_hand(pos, owner, t as u16) as i64;
+                for t in 0..game.pieces.len() {
+                    own += self.values[t] as i64 * game.in_hand(pos, owner, t as u16) as i64;
                 }
             }
-            for (t, piece) in game.pieces.iter().enumerate() {
+            for t in 0..game.pieces.len() {
                 let bits = pos.piece_bits(owner, t);
                 let count: u32 = bits.iter().map(|w| w.count_ones()).sum();
-                own += piece.value as i64 * count as i64;
+                own += self.values[t] as i64 * count as i64;
                 let hints = &self.square_values[t];
                 if (!hints.is_empty() || game.numbered()) && count > 0 {
                     for sq in squares_of(bits) {

@@ -127,3 +127,38 @@ fn games_are_repeatable_with_a_seed() {
     assert_eq!(a.moves, b.moves);
     assert!(!a.moves.is_empty());
 }
+
+#[test]
+fn pieces_without_values_are_worth_their_mobility() {
+    // Chess with every `value` taken out of the file: the estimate from
+    // mobility orders the pieces as the usual values do.
+    let source = include_str!("../../../../games/chess.toml");
+    let mut table: toml::Table = toml::from_str(source).unwrap();
+    for (_, piece) in table["pieces"].as_table_mut().unwrap().iter_mut() {
+        piece.as_table_mut().unwrap().remove("value");
+    }
+    let game = dagaz::load::load_str(&table.to_string(), "chess-unvalued.toml", "chess").unwrap();
+    let values = dagaz::ai::eval::learned_values(&game).expect("estimated");
+    let value = |name: &str| values[game.piece_by_name(name).unwrap() as usize];
+    assert_eq!(value("King"), 0);
+    assert!(value("Pawn") < value("Knight"), "{values:?}");
+    assert!(value("Knight") < value("Bishop"), "{values:?}");
+    assert!(value("Bishop") < value("Rook"), "{values:?}");
+    assert!(value("Rook") < value("Queen"), "{values:?}");
+    // The search then wins material in it as in chess: the mate in one.
+    let mut pos = game
+        .parse_position("6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1")
+        .unwrap();
+    let mut rng = StdRng::seed_from_u64(1);
+    let choice = choose(
+        &game,
+        &mut pos,
+        Engine::AlphaBeta(Limit::Depth(2)),
+        &mut rng,
+    )
+    .unwrap()
+    .unwrap();
+    assert_eq!(movetext::text(&game, choice.mv.as_ref()), "a1a8");
+    // A game whose file values its pieces keeps its values.
+    assert!(dagaz::ai::eval::learned_values(&load_game("chess").unwrap()).is_none());
+}
