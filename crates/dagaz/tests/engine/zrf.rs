@@ -404,3 +404,39 @@ fn a_block_sees_its_own_piece_on_its_start_square() {
     let mut pos = g.initial_position();
     assert_eq!(moves_in(&g, &mut pos), ["a1a1d"]);
 }
+
+#[test]
+fn the_ko_option_is_the_ko_rule() {
+    // One Man each on a strip; going back would bring back the start.
+    let text = |ko: &str| {
+        format!(
+            r#"
+(game
+  (title "Strip")
+  (option "ko" {ko})
+  (option "shared pieces" true)
+  (players White Black)
+  (turn-order White Black)
+  (board (grid (dimensions ("a/b/c" (50 0)) ("1" (0 50))) (directions (e 1 0) (w -1 0))))
+  (piece (name Man) (moves (e (verify empty?) add) (w (verify empty?) add)))
+  (board-setup (White (Man a1))))
+"#
+        )
+    };
+    let after_one = |ko: &str| {
+        let g = game("strip.zrf", &text(ko), 0);
+        let mut pos = g.initial_position();
+        play(&g, &mut pos, "a1b1");
+        moves_in(&g, &mut pos)
+    };
+    assert_eq!(after_one("situation"), v(&["b1c1"]));
+    assert_eq!(after_one("true"), v(&["b1a1", "b1c1"]));
+    assert_eq!(after_one("false"), v(&["b1a1", "b1c1"]));
+    let c = convert("strip.zrf", &text("situation"), 0, &include).unwrap();
+    assert!(c.game.contains(r#"ko = "situation""#), "{}", c.game);
+    assert!(
+        c.warnings.iter().all(|w| !w.contains("'ko'")),
+        "{:?}",
+        c.warnings
+    );
+}

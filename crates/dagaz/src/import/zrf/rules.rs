@@ -322,6 +322,22 @@ impl Build<'_> {
                     .insert("move_any_piece".into(), Value::Boolean(true));
             }
             "shared-pieces" => {}
+            // Dagaz's ko: `situation` forbids any earlier position with the
+            // same player to move; `true`, the position the mover's previous
+            // move left.
+            "ko" => match value.as_str() {
+                "false" => {}
+                "situation" => {
+                    self.rules.insert("ko".into(), s("situation"));
+                }
+                "true" => {
+                    self.rules.insert("ko".into(), s("simple"));
+                }
+                other => self.warn(
+                    form,
+                    format!("option 'ko' '{other}' is not known here; no ko rule is played"),
+                ),
+            },
             _ if name.ends_with("-extension") || name.ends_with("-invariant") => self.warn(
                 form,
                 format!(
