@@ -440,3 +440,59 @@ fn the_ko_option_is_the_ko_rule() {
         c.warnings
     );
 }
+
+/// The drops of a White Chip whose drop blocks are `blocks`, on an empty
+/// 3x3 board (files a-c, ranks 1-3, `n` towards rank 3).
+fn chip_drops(blocks: &str) -> Vec<String> {
+    let text = format!(
+        r#"
+(game
+  (title "Drops")
+  (players White Black)
+  (turn-order White Black)
+  (board (grid (dimensions ("a/b/c" (50 0)) ("3/2/1" (0 50)))
+               (directions (n 0 -1) (s 0 1) (e 1 0) (w -1 0))))
+  (piece (name Chip) (drops {blocks}))
+  (board-setup (White (Chip off 3)) (Black (Chip off 3))))
+"#
+    );
+    let g = game("drops.zrf", &text, 0);
+    let mut pos = g.initial_position();
+    moves_in(&g, &mut pos)
+}
+
+#[test]
+fn flags_take_conditions_and_position_flags_belong_to_squares() {
+    // A flag set to a condition's value where it is set.
+    assert_eq!(
+        chip_drops("((set-flag f (position? b2)) (if (flag? f) e add))"),
+        v(&["C*c2"])
+    );
+    assert_eq!(
+        chip_drops("((set-flag f (not-position? b2)) e (if (not-flag? f) add))"),
+        v(&["C*c2"])
+    );
+    // A position flag stays on the square it was set on.
+    assert_eq!(
+        chip_drops("((set-position-flag f true) e (if (position-flag? f w) add))"),
+        v(&["C*b1", "C*b2", "C*b3", "C*c1", "C*c2", "C*c3"])
+    );
+    assert_eq!(
+        chip_drops("((set-position-flag f (position? b2)) e (if (position-flag? f w) add))"),
+        v(&["C*c2"])
+    );
+    // Set on a named square, asked here.
+    assert_eq!(
+        chip_drops("((set-position-flag f true c3) (if (not-position-flag? f) add))"),
+        v(&[
+            "C*a1", "C*a2", "C*a3", "C*b1", "C*b2", "C*b3", "C*c1", "C*c2"
+        ])
+    );
+    // Flags and position flags are two namespaces.
+    assert!(chip_drops("((set-flag f true) (if (position-flag? f) add))").is_empty());
+    // A failed block's flags are gone when the next block runs.
+    assert!(
+        chip_drops("((set-position-flag f true) (verify false)) ((if (position-flag? f) add))")
+            .is_empty()
+    );
+}
