@@ -8,7 +8,9 @@ pub mod extension;
 pub mod numbers;
 mod rules;
 
-pub use rules::{Compare, Condition, GameResult, Goal, GoalNames, Goals, Outcome, parse_goal};
+pub use rules::{
+    Compare, Condition, ConfigCell, GameResult, Goal, GoalNames, Goals, Outcome, parse_goal,
+};
 
 use std::fmt;
 use std::sync::Arc;

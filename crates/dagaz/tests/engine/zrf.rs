@@ -496,3 +496,75 @@ fn flags_take_conditions_and_position_flags_belong_to_squares() {
             .is_empty()
     );
 }
+
+const LINES: &str = r#"
+(define add-to-empty ((verify empty?) add))
+(game
+  (title "Lines")
+  (players X O)
+  (turn-order X O)
+  (board (grid (dimensions ("a/b/c" (50 0)) ("3/2/1" (0 50)))
+               (directions (n 0 -1) (e 1 0) (s 0 1) (w -1 0) (ne 1 -1) (nw -1 -1) (se 1 1) (sw -1 1))))
+  (piece (name man) (drops (add-to-empty)))
+  (board-setup (X (man off 5)) (O (man off 5)))
+  (draw-condition (X O) stalemated)
+  (win-condition (X O)
+    (or (relative-config man n man n man)
+        (relative-config man e man e man)
+        (relative-config man ne man ne man)
+        (relative-config man nw man nw man))))
+(variant
+  (title "Four pieces")
+  (draw-condition (X O) (total-piece-count 4)))
+"#;
+
+/// The result after playing `moves` in entry `index` of [`LINES`].
+fn lines_result(index: usize, moves: &[&str]) -> Option<dagaz::game::GameResult> {
+    let g = game("lines.zrf", LINES, index);
+    let mut pos = g.initial_position();
+    for m in moves {
+        play(&g, &mut pos, m);
+    }
+    Generator::new().result(&g, &mut pos).unwrap()
+}
+
+#[test]
+fn relative_configs_and_total_piece_counts_end_games() {
+    use dagaz::game::GameResult;
+    let win = |r: Option<GameResult>| match r {
+        Some(GameResult::Win { winner, .. }) => Some(winner),
+        _ => None,
+    };
+    // A file (n n), a rank (e e) and both diagonals, each for either side.
+    assert_eq!(
+        win(lines_result(0, &["M*a1", "M*b1", "M*a2", "M*b2", "M*a3"])),
+        Some(0)
+    );
+    assert_eq!(
+        win(lines_result(
+            0,
+            &["M*a1", "M*a2", "M*b1", "M*b2", "M*c3", "M*c2"]
+        )),
+        Some(1)
+    );
+    assert_eq!(
+        win(lines_result(0, &["M*a1", "M*a2", "M*b2", "M*b1", "M*c3"])),
+        Some(0)
+    );
+    assert_eq!(
+        win(lines_result(0, &["M*c1", "M*a2", "M*b2", "M*b1", "M*a3"])),
+        Some(0)
+    );
+    // Two in a row, or three not in a row, is no win.
+    assert_eq!(lines_result(0, &["M*a1", "M*b1", "M*a2", "M*b2"]), None);
+    assert_eq!(
+        lines_result(0, &["M*a1", "M*b1", "M*c2", "M*b2", "M*a3"]),
+        None
+    );
+    // The variant: drawn when four pieces stand on the board, whoever's.
+    assert_eq!(lines_result(1, &["M*a1", "M*b1", "M*c2"]), None);
+    assert!(matches!(
+        lines_result(1, &["M*a1", "M*b1", "M*c2", "M*b3"]),
+        Some(GameResult::Draw { .. })
+    ));
+}
