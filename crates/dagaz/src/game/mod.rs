@@ -413,6 +413,9 @@ pub struct Game {
     pub zones: Zones,
     pub pieces: Vec<PieceType>,
     pub cells: CellTable,
+    /// The names of the pieces' true/false attributes (ZRF's `attribute`):
+    /// attribute `i` is bit `i` of a piece's cell number.
+    pub attributes: Vec<String>,
     pub rules: Rules,
     pub fen: FenConfig,
     /// `[o]` flags per player.

@@ -27,9 +27,11 @@ pub struct Part {
 pub struct NumberError(pub String);
 
 impl Game {
-    /// Whether pieces carry numbers (`[board] piece_numbers`).
+    /// Whether pieces carry numbers (`[board] piece_numbers`). The cell
+    /// numbers of a game with attributes hold the attributes' bits
+    /// instead: they are no values.
     pub fn numbered(&self) -> bool {
-        self.cells.numbers() > 1
+        self.cells.numbers() > 1 && self.attributes.is_empty()
     }
 
     /// The parts a piece of this cell holds, or `None` if its type has no

@@ -200,6 +200,9 @@ struct CompiledPieces {
     tracks: Vec<bool>,
     priorities: Vec<u8>,
     once_flags: u16,
+    /// The pieces' attribute names, and per type the bits of their values.
+    attributes: Vec<String>,
+    attribute_defaults: Vec<u16>,
 }
 
 impl Loader<'_> {
@@ -231,6 +234,7 @@ impl Loader<'_> {
         let letters = self.letters(&spec);
         let compiled =
             self.compile_pieces(&spec, &topology, &zones, &players, &handlers, &piece_names)?;
+        let (attributes, attribute_defaults) = (compiled.attributes, compiled.attribute_defaults);
         let mut pieces = Vec::new();
         for (i, (pname, p)) in spec.pieces.iter().enumerate() {
             pieces.push(PieceType {
@@ -295,7 +299,10 @@ impl Loader<'_> {
         if !self.errors.is_empty() {
             return None;
         }
-        let numbers = self.piece_numbers(&spec.board, board_kind, players.len(), pieces.len());
+        let numbers = match attributes.len() {
+            0 => self.piece_numbers(&spec.board, board_kind, players.len(), pieces.len()),
+            n => self.attribute_numbers(&spec.board, board_kind, players.len(), pieces.len(), n),
+        };
         self.parts(&spec, &player_names, &mut pieces, numbers);
         if !self.errors.is_empty() {
             return None;
@@ -303,7 +310,8 @@ impl Loader<'_> {
         let cells = match board_kind {
             BoardKind::Heap => CellTable::counts(players.len(), pieces.len()),
             _ => CellTable::numbered(players.len(), pieces.len(), numbers)
-                .with_neutral(pieces.iter().map(|p| p.neutral).collect()),
+                .with_neutral(pieces.iter().map(|p| p.neutral).collect())
+                .with_defaults(attribute_defaults),
         };
         self.check_move_neutral(&spec.rules, &rules, &pieces);
         if !self.errors.is_empty() {
@@ -335,6 +343,7 @@ impl Loader<'_> {
             zones,
             pieces,
             cells,
+            attributes,
             rules,
             fen,
             once_flags: compiled.once_flags,

@@ -5,6 +5,10 @@
 use super::spec::*;
 use super::*;
 
+/// Most attribute names a game may have (their values are bits of the
+/// piece's cell number).
+const MAX_ATTRIBUTES: usize = 8;
+
 impl Loader<'_> {
     pub(super) fn letters(&mut self, spec: &FileSpec) -> Vec<char> {
         let mut letters = Vec::new();
@@ -157,6 +161,7 @@ impl Loader<'_> {
         handlers: &[Option<Arc<dyn Handler>>; 10],
         names: &[String],
     ) -> Option<CompiledPieces> {
+        let (attributes, attribute_defaults) = self.attributes(spec);
         let mut registered = [false; 10];
         for (k, h) in handlers.iter().enumerate() {
             registered[k] = h.is_some();
@@ -165,6 +170,7 @@ impl Loader<'_> {
             topology,
             pieces: names,
             zones,
+            attributes: &attributes,
             handlers: registered,
         };
         let mut once_flags: u16 = 0;
@@ -290,6 +296,8 @@ impl Loader<'_> {
             tracks,
             priorities,
             once_flags,
+            attributes,
+            attribute_defaults,
         })
     }
 
@@ -635,6 +643,40 @@ impl Loader<'_> {
         })
     }
 
+    /// `[pieces.X] attributes`: every attribute name of the game, in the
+    /// order the pieces name them, and per piece type the bits of its
+    /// attributes' values when it is set up or created.
+    pub(super) fn attributes(&mut self, spec: &FileSpec) -> (Vec<String>, Vec<u16>) {
+        let mut names: Vec<String> = Vec::new();
+        let mut defaults = Vec::new();
+        for (pname, p) in &spec.pieces {
+            let mut bits = 0u16;
+            for (name, on) in p.attributes.iter().flat_map(|a| a.get_ref()) {
+                let i = match names.iter().position(|n| n.eq_ignore_ascii_case(name)) {
+                    Some(i) => i,
+                    None if names.len() < MAX_ATTRIBUTES => {
+                        names.push(name.clone());
+                        names.len() - 1
+                    }
+                    None => {
+                        let span = p.attributes.as_ref().map(|a| a.span());
+                        self.error(
+                            format!("pieces.{pname}.attributes: a game has at most {MAX_ATTRIBUTES} attribute names"),
+                            span,
+                            "here",
+                        );
+                        continue;
+                    }
+                };
+                if *on {
+                    bits |= 1 << i;
+                }
+            }
+            defaults.push(bits);
+        }
+        (names, defaults)
+    }
+
     /// `[board] piece_numbers`: 1 (no numbers) unless given.
     pub(super) fn piece_numbers(
         &mut self,
@@ -661,6 +703,39 @@ impl Loader<'_> {
                 ),
                 Some(n.span()),
                 "here",
+            );
+        }
+        numbers
+    }
+
+    /// The cell numbers of a game whose pieces carry `n` attributes: one
+    /// per combination of their values.
+    pub(super) fn attribute_numbers(
+        &mut self,
+        board: &BoardSection,
+        kind: BoardKind,
+        players: usize,
+        types: usize,
+        n: usize,
+    ) -> usize {
+        let numbers = 1 << n;
+        if let Some(given) = &board.piece_numbers {
+            self.error(
+                "board.piece_numbers cannot go with piece attributes (both are kept in the piece's number)",
+                Some(given.span()),
+                "here",
+            );
+        } else if kind != BoardKind::Default {
+            self.error(
+                "piece attributes are for default boards (one piece per square)",
+                None,
+                "",
+            );
+        } else if !CellTable::fits(players, types, numbers) {
+            self.error(
+                format!("{players} players x {types} piece types x {n} attributes is too many combinations"),
+                None,
+                "",
             );
         }
         numbers

@@ -140,6 +140,9 @@ pub(super) struct PieceSection {
     pub(super) only_in: Option<Spanned<String>>,
     /// The piece belongs to nobody (a wall, the duck).
     pub(super) neutral: Option<Spanned<bool>>,
+    /// Named true/false attributes the piece carries, with their values
+    /// when it is set up or created (ZRF's `attribute`).
+    pub(super) attributes: Option<Spanned<IndexMap<String, bool>>>,
 }
 
 /// `[rules] consecutive_moves`.

@@ -22,6 +22,8 @@ pub struct CompileContext<'a> {
     pub topology: &'a Topology,
     pub pieces: &'a [String],
     pub zones: &'a Zones,
+    /// The names of the pieces' attributes (ZRF blocks set and test them).
+    pub attributes: &'a [String],
     /// `handlers[k]` is true when handler `k` (1..9) is registered.
     pub handlers: [bool; 10],
 }

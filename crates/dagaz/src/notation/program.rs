@@ -188,6 +188,9 @@ pub enum ZrfOp {
     /// Set a flag of the cursor's square, for this path, to the value of
     /// condition `value` (ZRF's position flags).
     SetPositionFlag { flag: u8, value: u16 },
+    /// Set attribute `attr` of the moving piece (the piece in the hand) to
+    /// the value of condition `value`; fails with an empty hand.
+    SetAttribute { attr: u8, value: u16 },
     /// The pieces this path captured leave the board (the end of a part
     /// of a ZRF move).
     Settle,
@@ -238,6 +241,8 @@ pub enum Cond {
     Flag(u8),
     /// A position flag of the square (ZRF's `position-flag?`).
     PositionFlag(u8),
+    /// The piece on the square has attribute `n` set (`Game::attributes`).
+    Attribute(u8),
     /// The condition one step away; false where there is no link.
     Step(Dir, Box<Cond>),
     /// The condition on another square.

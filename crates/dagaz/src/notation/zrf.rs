@@ -303,6 +303,22 @@ impl<'a, 'b> ZrfCompiler<'a, 'b> {
                     c.zrf(ZrfOp::SetPositionFlag { flag, value });
                 })?;
             }
+            "set-attribute" => {
+                let [name, value] = args else {
+                    return Err(err(
+                        &s.span,
+                        "set-attribute takes an attribute name and a value (true, false or a condition)",
+                    ));
+                };
+                let attr = self.attribute(name.atom().unwrap_or("")).ok_or_else(|| {
+                    err(
+                        &name.span,
+                        "no piece of the game has this attribute (`attribute` in a piece)",
+                    )
+                })?;
+                let value = self.cond(value)?;
+                self.zrf(ZrfOp::SetAttribute { attr, value });
+            }
             "go" => {
                 let [to] = args else {
                     return Err(err(
@@ -581,6 +597,15 @@ impl<'a, 'b> ZrfCompiler<'a, 'b> {
         self.ctx.topology.dir(c).map(|d| self.map.apply(d))
     }
 
+    /// The number of the attribute called `name`, if a piece has it.
+    fn attribute(&self, name: &str) -> Option<u8> {
+        self.ctx
+            .attributes
+            .iter()
+            .position(|a| a.eq_ignore_ascii_case(name))
+            .map(|i| i as u8)
+    }
+
     fn piece(&self, s: &Sexp) -> Result<u16, NotationError> {
         let name = s.atom().unwrap_or("");
         self.ctx
@@ -724,12 +749,15 @@ impl<'a, 'b> ZrfCompiler<'a, 'b> {
                 };
                 (c, rest)
             }
-            _ => {
-                return Err(err(
-                    &s.span,
-                    format!("'{word}' is not a ZRF condition this system reads"),
-                ));
-            }
+            _ => match self.attribute(name) {
+                Some(a) => (Cond::Attribute(a), args),
+                None => {
+                    return Err(err(
+                        &s.span,
+                        format!("'{word}' is not a ZRF condition this system reads"),
+                    ));
+                }
+            },
         };
         let placed = match rest {
             [] => base,

@@ -82,6 +82,9 @@ pub struct CellTable {
     counts: bool,
     /// Per piece type: it is neutral (empty if no type is).
     neutral: Vec<bool>,
+    /// Per piece type: the number a new piece carries (its attributes'
+    /// values; empty: 0 for every type).
+    defaults: Vec<u16>,
 }
 
 /// [`CellTable::rows`] of a cell in no bitset.
@@ -154,6 +157,7 @@ impl CellTable {
             rows,
             counts: false,
             neutral: Vec::new(),
+            defaults: Vec::new(),
         }
     }
 
@@ -173,6 +177,16 @@ impl CellTable {
             }
         }
         self.neutral = neutral;
+        self
+    }
+
+    /// The same table in which [`CellTable::piece`] gives a piece of type
+    /// `t` the number `defaults[t]` (the values of its attributes when it
+    /// is set up, dropped or created).
+    pub fn with_defaults(mut self, defaults: Vec<u16>) -> CellTable {
+        if defaults.iter().any(|d| *d != 0) && !self.counts {
+            self.defaults = defaults;
+        }
         self
     }
 
@@ -222,7 +236,8 @@ impl CellTable {
 
     #[inline]
     pub fn piece(&self, piece: u16, owner: usize, moved: bool) -> Cell {
-        self.numbered_piece(piece, owner, moved, 0)
+        let number = self.defaults.get(piece as usize).copied().unwrap_or(0);
+        self.numbered_piece(piece, owner, moved, number)
     }
 
     /// A piece carrying `number` (which must be below [`CellTable::numbers`]).

@@ -133,11 +133,12 @@ pub fn parse(game: &Game, text: &str, setup: Option<&Position>) -> Result<Positi
         let moved = game.pieces[piece as usize].tracks_moved
             && !holding[owner]
             && has_moved(game, setup, &rights, sq, piece, owner);
-        pos.set(
-            &game.cells,
-            sq.index(),
-            game.cells.numbered_piece(piece, owner, moved, number),
-        );
+        // Attributes are not written: a piece gets its type's values.
+        let cell = match game.numbered() {
+            true => game.cells.numbered_piece(piece, owner, moved, number),
+            false => game.cells.piece(piece, owner, moved),
+        };
+        pos.set(&game.cells, sq.index(), cell);
         if below.len() > depth {
             return Err(fail(
                 text,

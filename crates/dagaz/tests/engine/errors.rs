@@ -237,3 +237,24 @@ fn position_invariants_in_the_file_are_checked() {
         "{r}"
     );
 }
+
+#[test]
+fn attributes_and_piece_numbers_do_not_mix() {
+    let source = common::lab_source("moves = 'N'", "")
+        .replace(
+            "grid = \"a-h x 8-1\"",
+            "grid = \"a-h x 8-1\"\npiece_numbers = 3",
+        )
+        .replace(
+            "letter = \"S\"",
+            "letter = \"S\"\nattributes = { \"heavy?\" = true }",
+        );
+    let report = load_str(&source, "lab.toml", "lab")
+        .unwrap_err()
+        .to_string();
+    assert!(
+        report.contains("piece_numbers cannot go with piece attributes"),
+        "{report}"
+    );
+    assert!(report.contains("lab.toml:"), "{report}");
+}

@@ -568,3 +568,74 @@ fn relative_configs_and_total_piece_counts_end_games() {
         Some(GameResult::Draw { .. })
     ));
 }
+
+const ATTRIBUTES: &str = r#"
+(define step ($1 (verify empty?) (set-attribute never-moved? false) add))
+(game
+  (title "Attributes")
+  (players White Black)
+  (turn-order White Black)
+  (board (grid (dimensions ("a/b/c/d/e" (50 0)) ("2/1" (0 50)))
+               (directions (e 1 0) (w -1 0))))
+  (piece (name King)
+    (attribute never-moved? true)
+    (moves (step e) (step w)
+           ((verify never-moved?) e (verify empty?) e (verify empty?) add)))
+  (board-setup (White (King a1)) (Black (King a2))))
+"#;
+
+#[test]
+fn attributes_travel_with_their_pieces() {
+    let g = game("attributes.zrf", ATTRIBUTES, 0);
+    let mut pos = g.initial_position();
+    let start = pos.hash();
+    // Never moved: the King may also leap two squares.
+    assert_eq!(moves_in(&g, &mut pos), v(&["a1b1", "a1c1"]));
+    play(&g, &mut pos, "a1b1");
+    assert_eq!(moves_in(&g, &mut pos), v(&["a2b2", "a2c2"]));
+    play(&g, &mut pos, "a2b2");
+    assert_eq!(moves_in(&g, &mut pos), v(&["b1a1", "b1c1"]));
+    play(&g, &mut pos, "b1a1");
+    play(&g, &mut pos, "b2a2");
+    // The same squares as at the start, but both Kings have moved.
+    assert_eq!(moves_in(&g, &mut pos), v(&["a1b1"]));
+    assert_ne!(pos.hash(), start);
+    assert_eq!(pos.repetitions(), 0);
+}
+
+#[test]
+fn attributes_take_conditions_and_positions() {
+    // The attribute tested on another square, and set from a condition.
+    let text = ATTRIBUTES
+        .replace(
+            "(set-attribute never-moved? false)",
+            "(set-attribute never-moved? (position? b1))",
+        )
+        .replace(
+            "((verify never-moved?) e",
+            "(e (verify (never-moved? w)) (verify empty?) add) ((verify never-moved?) e",
+        );
+    let g = game("attributes.zrf", &text, 0);
+    let mut pos = g.initial_position();
+    play(&g, &mut pos, "a1b1");
+    play(&g, &mut pos, "a2b2");
+    // Landing on b1 kept the attribute true: the leap is still there, and
+    // the step that asks the square behind it, where the King stands. Its
+    // c1 keeps the attribute, the plain step's c1 clears it: two moves.
+    assert_eq!(
+        moves_in(&g, &mut pos),
+        v(&["b1a1", "b1c1", "b1c1#2", "b1d1"])
+    );
+    // An attribute nobody has is an error where it is set.
+    let bad = ATTRIBUTES.replace(
+        "(set-attribute never-moved? false)",
+        "(set-attribute ghost? false)",
+    );
+    let c = convert("bad.zrf", &bad, 0, &include).unwrap();
+    let e = load_str(&c.game, "bad.zrf (converted)", "bad").unwrap_err();
+    assert!(
+        e.to_string()
+            .contains("no piece of the game has this attribute"),
+        "{e}"
+    );
+}

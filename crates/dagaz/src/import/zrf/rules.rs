@@ -35,6 +35,9 @@ struct Piece {
     /// Move blocks with their move type.
     moves: Vec<(Sexp, Option<String>)>,
     drops: Vec<(Sexp, Option<String>)>,
+    /// `(attribute name value)`: the piece's attributes and their values
+    /// when it is set up or created.
+    attributes: Vec<(String, bool)>,
 }
 
 struct Build<'a> {
@@ -182,6 +185,7 @@ impl Build<'_> {
             help: String::new(),
             moves: Vec::new(),
             drops: Vec::new(),
+            attributes: Vec::new(),
         };
         for part in body {
             let Some((h, args)) = part.head() else {
@@ -214,15 +218,19 @@ impl Build<'_> {
                     }
                 }
                 "image" | "notation" | "dummy" | "glyph" => {}
-                // Attributes are kept only by set-attribute and read only
-                // by attribute tests, which blocks cannot use yet (a block
-                // that does is an error where it does it).
                 "attribute" => {
-                    let name = args.first().and_then(|a| a.text()).unwrap_or("?");
-                    self.warn(
-                        part,
-                        format!("attribute '{name}' of a piece is ignored (attributes are not supported yet)"),
-                    );
+                    let (Some(name), Some(value)) =
+                        (args.first().and_then(|a| a.atom()), args.get(1))
+                    else {
+                        return Err(self.err(part, "an attribute is (attribute name true|false)"));
+                    };
+                    let on = match value.atom().map(str::to_ascii_lowercase).as_deref() {
+                        Some("true") => true,
+                        Some("false") => false,
+                        _ => return Err(self.err(value, "an attribute's value is true or false")),
+                    };
+                    p.attributes.retain(|(n, _)| n != name);
+                    p.attributes.push((name.to_string(), on));
                 }
                 other => {
                     return Err(
@@ -520,7 +528,7 @@ impl Build<'_> {
     /// directions as the board's letters; a name that is no piece's may be
     /// `empty`.
     fn relative_config(&mut self, cond: &Sexp, args: &[Sexp]) -> Result<String, ZrfError> {
-        if args.len() % 2 == 0 {
+        if args.len().is_multiple_of(2) {
             return Err(self.err(cond, "relative-config alternates pieces and directions"));
         }
         let mut words = Vec::new();
@@ -916,6 +924,13 @@ impl Build<'_> {
             }
             if self.royal.contains(&p.name) {
                 t.insert("royal".into(), Value::Boolean(true));
+            }
+            if !p.attributes.is_empty() {
+                let values = p
+                    .attributes
+                    .iter()
+                    .map(|(n, on)| (n.clone(), Value::Boolean(*on)));
+                t.insert("attributes".into(), Value::Table(values.collect()));
             }
             if !p.moves.is_empty() {
                 t.insert("moves".into(), self.blocks(board, &p.moves));

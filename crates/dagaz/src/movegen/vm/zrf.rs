@@ -83,6 +83,10 @@ impl Vm {
                 }
                 true
             }
+            ZrfOp::SetAttribute { attr, value } => {
+                let on = self.cond(env, cells, *cursor, &prog.conds[value as usize]);
+                self.set_attribute(env, attr, on)
+            }
             ZrfOp::Swap => self.swap(env, cells, *cursor),
             ZrfOp::Settle => {
                 self.settle(cells);
@@ -112,6 +116,10 @@ impl Vm {
             Cond::Marked => self.marks[zrf_mark()] == at.0,
             Cond::At(sq) => *sq == at,
             Cond::Flag(f) => self.flags & (1 << f) != 0,
+            Cond::Attribute(a) => self.on_board(cells, at, |_, cells| {
+                let cell = cells[at.index()];
+                !cell.is_empty() && env.game.cells.info(cell).number & (1 << a) != 0
+            }),
             Cond::PositionFlag(f) => self.position_flags(at.0) & (1 << f) != 0,
             Cond::Step(d, inner) => match topo.step(at, *d) {
                 Some(next) => self.cond(env, cells, next, inner),
@@ -200,6 +208,21 @@ impl Vm {
         true
     }
 
+    /// `(set-attribute a v)`: the piece in hand carries attribute `attr`
+    /// set to `on` where it lands.
+    fn set_attribute(&mut self, env: &Env, attr: u8, on: bool) -> bool {
+        if self.hand.is_empty() {
+            return false;
+        }
+        let cells = &env.game.cells;
+        let number = cells.info(self.hand).number;
+        let new = cells.with_number(self.hand, with_bit(number as u32, attr, on) as u16);
+        if new != self.hand {
+            self.set_hand(new, self.hand_is_mover);
+        }
+        true
+    }
+
     /// `flip`, `change-owner`, `change-type`, `create` on `at`.
     pub(super) fn change(
         &mut self,
@@ -224,9 +247,13 @@ impl Vm {
                     return false;
                 }
                 let owner = (info.owner as usize + 1) % players;
-                game.cells.piece(info.piece, owner, info.moved)
+                game.cells
+                    .numbered_piece(info.piece, owner, info.moved, info.number)
             }
-            ZrfChange::Owner => game.cells.piece(info.piece, env.player, info.moved),
+            ZrfChange::Owner => {
+                game.cells
+                    .numbered_piece(info.piece, env.player, info.moved, info.number)
+            }
             ZrfChange::Type(t) => {
                 let tracks = game.pieces[t as usize].tracks_moved;
                 game.cells
