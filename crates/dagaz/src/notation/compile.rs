@@ -8,7 +8,7 @@ use std::collections::HashMap;
 
 use super::ast::{Bracket, CheckKind, DirAtom, Nav, Node, NodeKind, Span};
 use super::program::{
-    Op, Program, Test, WALK_HAND, WALK_MOVED, WALK_NOT_MOVED, WALK_TESTS, WalkPaths,
+    Op, Program, Test, UNTYPED, WALK_HAND, WALK_MOVED, WALK_NOT_MOVED, WALK_TESTS, WalkPaths, ZrfOp,
 };
 use super::zrf::{ZrfBlock, ZrfCompiler};
 use super::{ErrorKind, NotationError};
@@ -22,6 +22,9 @@ pub struct CompileContext<'a> {
     pub topology: &'a Topology,
     pub pieces: &'a [String],
     pub zones: &'a Zones,
+    /// The game's move types (`Game::move_types`): ZRF blocks check theirs
+    /// by its index here.
+    pub move_types: &'a [String],
     /// `handlers[k]` is true when handler `k` (1..9) is registered.
     pub handlers: [bool; 10],
 }
@@ -435,6 +438,8 @@ impl<'a, 'b> ProgramBuilder<'a, 'b> {
             .collect();
         if !flat.is_empty() {
             let fork = self.emit(Op::Fork(0));
+            // The expressions have no move type.
+            self.emit(Op::Zrf(ZrfOp::MoveType(UNTYPED)));
             for (node, resolved, once_base, priority) in &flat {
                 let next = self.emit(Op::Fork(0));
                 self.node(node, resolved, *once_base)?;
