@@ -5,9 +5,12 @@
 //! `tests/data/zrf/setup-turns.zrf` and `neutral-stones.zrf` are written
 //! for these tests; their counts are worked out by hand in the comments.
 
+use dagaz::game::{Game, GameResult};
+use dagaz::import::zrf::convert;
 use dagaz::load::load_str;
+use dagaz::movegen::{Generator, perft};
 
-use crate::common::{moves_in, play};
+use crate::common::{moves_in, play, position, v};
 
 /// A 3x3 game file whose Man steps as a king (notation) and drops with
 /// ZRF blocks of type `place`, with `rules` appended.
@@ -127,5 +130,136 @@ fn wrong_names_in_turns_are_located_errors() {
         let line = text.lines().position(|l| l.starts_with("turns")).unwrap() + 1;
         assert!(e.contains(what), "{rules}: {e}");
         assert!(e.contains(&format!("placing.toml:{line}:")), "{rules}: {e}");
+    }
+}
+
+const SETUP: &str = include_str!("../data/zrf/setup-turns.zrf");
+const STONES: &str = include_str!("../data/zrf/neutral-stones.zrf");
+
+/// A ZRF text's first game, converted and loaded.
+fn zrf_game(name: &str, text: &str) -> Game {
+    let c = convert(name, text, 0, &|_| None).unwrap_or_else(|e| panic!("{e}"));
+    load_str(&c.game, &format!("{name} (converted)"), name).unwrap_or_else(|e| panic!("{e}"))
+}
+
+#[test]
+fn zrf_setup_turns_then_advance_turns_then_any_move() {
+    let g = zrf_game("setup-turns.zrf", SETUP);
+    let mut pos = g.initial_position();
+    // (White setup): only drops, on White's empty home squares; the Man
+    // on a1 neither advances to a2 nor steps sideways to b1.
+    assert_eq!(moves_in(&g, &mut pos), ["M*b1", "M*c1"]);
+    play(&g, &mut pos, "M*b1");
+    // (Black setup): a3 and b3 (c3 holds its Man).
+    assert_eq!(moves_in(&g, &mut pos), ["M*a3", "M*b3"]);
+    play(&g, &mut pos, "M*b3");
+    // (White advance): a step forwards each; no sideways b1c1, and no
+    // drop though White holds a Man.
+    assert_eq!(moves_in(&g, &mut pos), ["a1a2", "b1b2"]);
+    play(&g, &mut pos, "a1a2");
+    // (Black advance): forwards is down the board for Black.
+    assert_eq!(moves_in(&g, &mut pos), ["b3b2", "c3c2"]);
+    play(&g, &mut pos, "c3c2");
+    // White: any move. a2 forwards and sideways, b1 forwards and
+    // sideways, and drops on the empty home squares a1 and c1.
+    let any = ["M*a1", "M*c1", "a2a3", "a2b2", "b1b2", "b1c1"];
+    assert_eq!(moves_in(&g, &mut pos), v(&any));
+    play(&g, &mut pos, "b1c1");
+    play(&g, &mut pos, "b3c3");
+    // (White advance) again: a2a3 only (c1's way is blocked by c2).
+    assert_eq!(moves_in(&g, &mut pos), ["a2a3"]);
+    // Perft: 2 drops, 2 drops, 2 steps; then Black's two steps but those
+    // onto a square White's step took (worked out case by case): 11.
+    let mut pos = g.initial_position();
+    let counts: Vec<u64> = (1..=4).map(|d| perft(&g, &mut pos, d).unwrap()).collect();
+    assert_eq!(counts, [2, 4, 8, 11]);
+}
+
+#[test]
+fn zrf_players_drop_and_push_a_third_players_pieces() {
+    let g = zrf_game("neutral-stones.zrf", STONES);
+    let mut pos = g.initial_position();
+    // X drops N's Stones, on N's field (column b): not on X's (a) nor
+    // O's (c).
+    assert_eq!(moves_in(&g, &mut pos), ["S*b1", "S*b2", "S*b3"]);
+    play(&g, &mut pos, "S*b2");
+    // The Stone came out of N's hand (X and O hold the stock every
+    // dropping piece gets, which they never use here).
+    let written = g.write_position(&pos);
+    assert!(written.starts_with("3/1,nS,1/3["), "{written}");
+    assert!(written.contains(",2nS]"), "{written}");
+    // O: the two other drops, or N's Stone pushed east in N's terms: to
+    // the board's west.
+    assert_eq!(moves_in(&g, &mut pos), ["S*b1", "S*b3", "b2a2"]);
+    play(&g, &mut pos, "b2a2");
+    // X: three drops; the Stone on a2 has no west.
+    assert_eq!(moves_in(&g, &mut pos), ["S*b1", "S*b2", "S*b3"]);
+    // Every position of the first two plies leaves the next player three
+    // moves: the drops left and one push per Stone on column b, or, after
+    // a push, the three drops.
+    let mut pos = g.initial_position();
+    let counts: Vec<u64> = (1..=3).map(|d| perft(&g, &mut pos, d).unwrap()).collect();
+    assert_eq!(counts, [3, 9, 27]);
+}
+
+#[test]
+fn zrf_the_player_of_the_turn_is_the_one_who_moved() {
+    let g = zrf_game("neutral-stones.zrf", STONES);
+    // O's only move drops N's last Stone; X then has no move, and O, who
+    // moved last, wins (`no_moves = win`): not N, whose Stone it was, nor
+    // N as the player before X in the order of the players.
+    let mut pos = position(&g, "nS,nS,1/nS,nS,1/nS,2[nS] o - - 0 1");
+    assert_eq!(moves_in(&g, &mut pos), ["S*b1"]);
+    play(&g, &mut pos, "S*b1");
+    let result = Generator::new().result(&g, &mut pos).unwrap();
+    assert!(
+        matches!(result, Some(GameResult::Win { winner: 1, .. })),
+        "{result:?}"
+    );
+    // A stalemate of X or O alone: the goal names the player who moves
+    // before each of them in the turn order.
+    let only = STONES.replace("(X O N) stalemated", "(X O) stalemated");
+    let c = convert("neutral-stones.zrf", &only, 0, &|_| None).unwrap();
+    assert!(
+        c.game
+            .contains(r#"goals = ["O: no_moves = win", "X: no_moves = win"]"#),
+        "{}",
+        c.game
+    );
+}
+
+#[test]
+fn zrf_wrong_turns_are_located_errors() {
+    let order = "(turn-order (White setup) (Black setup)";
+    let cases = [
+        (
+            "(turn-order (White jump) (Black setup)",
+            "'jump' in a turn is neither a player nor a move type",
+        ),
+        (
+            "(turn-order (Red setup) (Black setup)",
+            "'Red' is not a player",
+        ),
+        (
+            "(turn-order (White setup advance) (Black setup)",
+            "a turn lists names",
+        ),
+        (
+            "(turn-order ((White) setup) (Black setup)",
+            "a turn lists names",
+        ),
+        (
+            "(turn-order () (Black setup)",
+            "a turn is a player or a list",
+        ),
+    ];
+    for (bad, what) in cases {
+        let text = SETUP.replace(order, bad);
+        let e = convert("setup-turns.zrf", &text, 0, &|_| None)
+            .err()
+            .unwrap_or_else(|| panic!("accepted: {bad}"))
+            .to_string();
+        assert!(e.starts_with("setup-turns.zrf:9:"), "{bad}: {e}");
+        assert!(e.contains(what), "{bad}: {e}");
     }
 }
