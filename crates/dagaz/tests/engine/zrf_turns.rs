@@ -200,6 +200,13 @@ fn zrf_players_drop_and_push_a_third_players_pieces() {
     let mut pos = g.initial_position();
     let counts: Vec<u64> = (1..=3).map(|d| perft(&g, &mut pos, d).unwrap()).collect();
     assert_eq!(counts, [3, 9, 27]);
+    // (O N push): O may only push N's Stones (their moves are of type
+    // push; the drops have none).
+    let pushing = STONES.replace("(O N))", "(O N push))");
+    let g = zrf_game("neutral-stones.zrf", &pushing);
+    let mut pos = g.initial_position();
+    play(&g, &mut pos, "S*b2");
+    assert_eq!(moves_in(&g, &mut pos), ["b2a2"]);
 }
 
 #[test]
