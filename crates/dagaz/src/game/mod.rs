@@ -8,7 +8,9 @@ pub mod extension;
 pub mod numbers;
 mod rules;
 
-pub use rules::{Compare, Condition, GameResult, Goal, GoalNames, Goals, Outcome, parse_goal};
+pub use rules::{
+    Compare, Condition, ConfigCell, GameResult, Goal, GoalNames, Goals, Outcome, parse_goal,
+};
 
 use std::fmt;
 use std::sync::Arc;
@@ -212,6 +214,9 @@ pub struct Rules {
     /// row while its player has pieces of other types (Frisian draughts:
     /// a king, three).
     pub consecutive_moves: Option<ConsecutiveMoves>,
+    /// A move may not bring back an earlier position (Go's ko, Dagaz's
+    /// `ko` option).
+    pub ko: Option<Ko>,
 }
 
 impl Rules {
@@ -248,6 +253,17 @@ pub enum RoyalCheck {
     /// It has one left, and that one is attacked: while it has two, either
     /// may be left attacked or taken (sho shogi's King and Crown Prince).
     Last,
+}
+
+/// Which earlier positions a move may not bring back ([`Rules::ko`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Ko {
+    /// The position the mover's own previous move left (Go's basic ko:
+    /// no immediate recapture that restores it).
+    Simple,
+    /// Any earlier position with the same player to move (situational
+    /// superko).
+    Situation,
 }
 
 /// When a player may pass (a move that changes nothing).

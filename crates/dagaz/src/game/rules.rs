@@ -117,6 +117,22 @@ pub enum Condition {
         compare: Compare,
         bound: u32,
     },
+    /// The number of pieces on the board, of every player (of `pieces`;
+    /// empty: all), compares with `bound`. The count is everyone's, so it
+    /// holds for any player: the goal's player if it names one, else the
+    /// player who just moved.
+    Total {
+        pieces: Vec<u16>,
+        compare: Compare,
+        bound: u32,
+    },
+    /// A pattern of the player's pieces: a square holding `cells[0]`, the
+    /// square a step along `dirs[0]` from it (in the player's directions)
+    /// holding `cells[1]`, and so on (ZRF's `relative-config`).
+    Config {
+        cells: Vec<ConfigCell>,
+        dirs: Vec<crate::board::Dir>,
+    },
     /// Every one of these conditions on the player's pieces holds
     /// (`reach a Rook & reach b Knight`: a puzzle's final picture).
     All(Vec<Condition>),
@@ -137,6 +153,8 @@ impl Condition {
                 | Condition::Race { .. }
                 | Condition::Connect { .. }
                 | Condition::Pieces { .. }
+                | Condition::Total { .. }
+                | Condition::Config { .. }
                 | Condition::Checks(_)
         )
     }
@@ -182,24 +200,45 @@ impl Condition {
                 pieces,
                 compare,
                 bound,
-            } => {
-                let names: Vec<&str> = pieces
-                    .iter()
-                    .filter_map(|t| game.pieces.get(*t as usize).map(|p| p.name.as_str()))
-                    .collect();
-                let what = if names.is_empty() {
-                    "pieces".to_string()
-                } else {
-                    names.join(" or ")
-                };
-                format!("{what} {} {bound}", compare.symbol())
-            }
+            } => format!("{} {} {bound}", pieces_text(game, pieces), compare.symbol()),
+            Condition::Total {
+                pieces,
+                compare,
+                bound,
+            } => format!(
+                "{} on the board {} {bound}",
+                pieces_text(game, pieces),
+                compare.symbol()
+            ),
+            Condition::Config { .. } => "the pieces' configuration".into(),
             Condition::All(parts) => parts
                 .iter()
                 .map(|c| c.reason(game))
                 .collect::<Vec<_>>()
                 .join(" and "),
         }
+    }
+}
+
+/// What one square of a [`Condition::Config`] holds.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ConfigCell {
+    /// Nothing.
+    Empty,
+    /// A piece of the player, of one of these types (empty: any).
+    Own(Vec<u16>),
+}
+
+/// "pieces", or the names of `pieces` joined by "or".
+fn pieces_text(game: &Game, pieces: &[u16]) -> String {
+    let names: Vec<&str> = pieces
+        .iter()
+        .filter_map(|t| game.pieces.get(*t as usize).map(|p| p.name.as_str()))
+        .collect();
+    if names.is_empty() {
+        "pieces".to_string()
+    } else {
+        names.join(" or ")
     }
 }
 
@@ -414,9 +453,22 @@ fn parse_condition(words: &[&str], text: &str, names: &GoalNames) -> Result<Cond
             no_more(rest, "connect ZONE ZONE in DIRECTIONS")?;
             Ok(Condition::Connect { from, to, dirs })
         }
-        "pieces" => parse_pieces(rest, names),
+        "pieces" => parse_pieces(rest, names, first),
+        "total" => match parse_pieces(rest, names, first)? {
+            Condition::Pieces {
+                pieces,
+                compare,
+                bound,
+            } => Ok(Condition::Total {
+                pieces,
+                compare,
+                bound,
+            }),
+            other => Ok(other),
+        },
+        "config" => parse_config(rest, names),
         _ => Err(format!(
-            "unknown condition '{text}': use checkmate, stalemate, no_moves, colour_blocked, bare_king, full, repetition N, no_progress N, passes N, checks N, line N, reach ZONE, occupy ZONE, connect ZONE ZONE or pieces OP N"
+            "unknown condition '{text}': use checkmate, stalemate, no_moves, colour_blocked, bare_king, full, repetition N, no_progress N, passes N, checks N, line N, reach ZONE, occupy ZONE, connect ZONE ZONE, pieces OP N, total OP N or config PIECE DIR PIECE…"
         )),
     }
 }
@@ -442,12 +494,14 @@ fn parse_line(rest: &[&str], names: &GoalNames) -> Result<Condition, String> {
     })
 }
 
-/// `pieces [Piece…] OP N`.
-fn parse_pieces(rest: &[&str], names: &GoalNames) -> Result<Condition, String> {
+/// `pieces [Piece…] OP N` (and `total …`, written the same way).
+fn parse_pieces(rest: &[&str], names: &GoalNames, what: &str) -> Result<Condition, String> {
     let at = rest
         .iter()
         .position(|w| matches!(*w, "<" | "<=" | "==" | ">=" | ">"))
-        .ok_or("'pieces' needs a comparison: pieces [Piece…] < N (or <=, ==, >=, >)")?;
+        .ok_or_else(|| {
+            format!("'{what}' needs a comparison: {what} [Piece…] < N (or <=, ==, >=, >)")
+        })?;
     let compare = match rest[at] {
         "<" => Compare::Less,
         "<=" => Compare::LessOrEqual,
@@ -458,13 +512,47 @@ fn parse_pieces(rest: &[&str], names: &GoalNames) -> Result<Condition, String> {
     let bound = rest
         .get(at + 1)
         .and_then(|w| w.parse::<u32>().ok())
-        .ok_or("'pieces … OP' needs a number after the comparison")?;
-    no_more(&rest[(at + 2).min(rest.len())..], "pieces … OP N")?;
+        .ok_or_else(|| format!("'{what} … OP' needs a number after the comparison"))?;
+    no_more(&rest[(at + 2).min(rest.len())..], &format!("{what} … OP N"))?;
     Ok(Condition::Pieces {
         pieces: pieces_named(&rest[..at], names)?,
         compare,
         bound,
     })
+}
+
+/// `config CELL DIR CELL DIR CELL…`: a cell is a piece name, a list of
+/// them joined by `|`, `any` (any of the player's pieces) or `empty`; a
+/// direction is a letter of the board.
+fn parse_config(rest: &[&str], names: &GoalNames) -> Result<Condition, String> {
+    if rest.len() % 2 == 0 {
+        return Err(
+            "'config' alternates squares and directions: config PIECE DIR PIECE … (a square first and last)"
+                .into(),
+        );
+    }
+    let mut cells = Vec::new();
+    let mut dirs = Vec::new();
+    for (i, word) in rest.iter().enumerate() {
+        if i % 2 == 1 {
+            let mut letters = word.chars();
+            let dir = match (letters.next(), letters.next()) {
+                (Some(c), None) => names.topology.dir(c),
+                _ => None,
+            };
+            dirs.push(dir.ok_or_else(|| format!("'{word}' is not a direction of this board"))?);
+            continue;
+        }
+        cells.push(match *word {
+            "empty" => ConfigCell::Empty,
+            "any" => ConfigCell::Own(Vec::new()),
+            list => {
+                let words: Vec<&str> = list.split('|').collect();
+                ConfigCell::Own(pieces_named(&words, names)?)
+            }
+        });
+    }
+    Ok(Condition::Config { cells, dirs })
 }
 
 /// An optional `in DIRECTIONS` (letters and the sets `+ X *`); by default

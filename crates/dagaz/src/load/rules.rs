@@ -6,7 +6,7 @@ use super::spec::*;
 use super::*;
 use crate::board::Dir;
 use crate::game::{
-    CaptureTest, ConsecutiveMoves, PassRule, RecordFormat, RoyalCheck, Turn, TurnOrder,
+    CaptureTest, ConsecutiveMoves, Ko, PassRule, RecordFormat, RoyalCheck, Turn, TurnOrder,
 };
 
 impl Loader<'_> {
@@ -141,6 +141,7 @@ impl Loader<'_> {
             borrowed_moves: self.borrowed_moves(r, topology),
             explosion_proof: self.piece_list("explosion_proof", &r.explosion_proof, names),
             royal_check: self.royal_check(r),
+            ko: self.ko(r),
             move_neutral: r.move_neutral.as_ref().and_then(|n| {
                 self.piece_list("move_neutral", std::slice::from_ref(n), names)
                     .pop()
@@ -279,6 +280,22 @@ impl Loader<'_> {
                     "here",
                 );
                 RoyalCheck::Any
+            }
+        }
+    }
+
+    fn ko(&mut self, r: &RulesSection) -> Option<Ko> {
+        let spec = r.ko.as_ref()?;
+        match spec.get_ref().as_str() {
+            "simple" => Some(Ko::Simple),
+            "situation" => Some(Ko::Situation),
+            other => {
+                self.error(
+                    format!("rules.ko: '{other}' is not \"simple\" or \"situation\""),
+                    Some(spec.span()),
+                    "here",
+                );
+                None
             }
         }
     }

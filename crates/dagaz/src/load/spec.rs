@@ -278,6 +278,9 @@ pub(super) struct RulesSection {
     /// `"any"`, `"all"` or `"last"`: when a player with several royal
     /// pieces is in check.
     pub(super) royal_check: Option<Spanned<String>>,
+    /// `"simple"` or `"situation"`: which earlier positions a move may not
+    /// bring back.
+    pub(super) ko: Option<Spanned<String>>,
     /// The neutral piece every move ends by moving (duck chess).
     pub(super) move_neutral: Option<Spanned<String>>,
     /// ZRF blocks: a move whose part ended with `add-partial` may stop

@@ -13,7 +13,7 @@ pub use validity::check_position;
 pub use vm::GenError;
 
 use crate::board::Square;
-use crate::game::{CaptureTest, Game, PassRule};
+use crate::game::{CaptureTest, Game, Ko, PassRule};
 use crate::position::{Move, MoveHeader, MoveList, MoveRef, NO_PIECE, Position, squares_of};
 use attack::ReadSet;
 use vm::{Env, Mode, Vm};
@@ -282,6 +282,17 @@ impl Generator {
         if !game.rules.no_drop_mate.is_empty() {
             self.forbid_drop_mates(game, pos, out)?;
         }
+        if let Some(ko) = game.rules.ko {
+            self.keep.clear();
+            for i in 0..out.len() {
+                let mv = out.get(i);
+                game.make(pos, mv);
+                self.keep.push(!brings_back(ko, pos));
+                game.undo(pos, mv);
+            }
+            let keep = &self.keep;
+            out.retain_indices(|i| keep[i]);
+        }
         if let Some(rule) = game.end_rule.as_ref().filter(|r| r.forbids_moves()) {
             self.keep.clear();
             self.keep.resize(out.len(), true);
@@ -478,6 +489,9 @@ impl Generator {
         {
             return Ok(false);
         }
+        if game.rules.ko.is_some_and(|ko| brings_back(ko, pos)) {
+            return Ok(false);
+        }
         self.drop_mates(game, pos, mv).map(|mates| !mates)
     }
 
@@ -562,6 +576,32 @@ impl Generator {
 
 /// The players who may move in a free opening: whoever is in check must
 /// answer it first; otherwise every player.
+/// After a move has been made on `pos`: whether it brought back a position
+/// the ko rule forbids. The position hash covers the side to move, so
+/// equal hashes are equal situations.
+fn brings_back(ko: Ko, pos: &Position) -> bool {
+    let Some((last, before)) = pos.history().split_last() else {
+        return false;
+    };
+    match ko {
+        Ko::Situation => pos
+            .history()
+            .iter()
+            .any(|p| !p.synthetic && p.hash_before == pos.hash()),
+        // The position the mover's previous move left: the one its next
+        // ply started from.
+        Ko::Simple => {
+            let Some(k) = before.iter().rposition(|p| p.player == last.player) else {
+                return false;
+            };
+            let left = before
+                .get(k + 1)
+                .map_or(last.hash_before, |p| p.hash_before);
+            !before[k].synthetic && left == pos.hash()
+        }
+    }
+}
+
 fn free_movers(game: &Game, pos: &Position) -> Vec<usize> {
     let players = 0..game.players.len();
     let checked: Vec<usize> = players
@@ -886,15 +926,11 @@ fn perft_at(
     let (list, rest) = lists.split_first_mut().expect("one list per ply");
     let mut nodes = 0;
     if Generator::streaming(game) {
-        let guard = RoyalGuard::new(game, pos);
-        let seeds = guard.as_ref().map_or(&[][..], |g| g.seeds());
-        generator.pseudo_legal_seeded(game, pos, list, seeds)?;
+        let legality = generator.moves_to_try(game, pos, list)?;
         for i in 0..list.len() {
             let mv = list.get(i);
             game.make(pos, mv);
-            let legal = guard.as_ref().is_none_or(|g| g.safe_after(game, pos, mv))
-                && !generator.drop_mates(game, pos, mv)?;
-            if legal {
+            if generator.allows(game, pos, mv, &legality)? {
                 nodes += perft_at(game, pos, depth - 1, generator, rest)?;
             }
             game.undo(pos, mv);

@@ -4,7 +4,7 @@
 
 use super::{GenError, Generator};
 use crate::board::{Dir, Square};
-use crate::game::{Condition, Game, GameResult, Goal, Outcome};
+use crate::game::{Condition, ConfigCell, Game, GameResult, Goal, Outcome};
 use crate::position::{MoveList, NO_PIECE, Position, squares_of};
 
 impl Generator {
@@ -273,6 +273,12 @@ impl Facts<'_> {
                 compare,
                 bound,
             } => compare.holds(piece_count(pos, player, pieces), *bound),
+            Condition::Total {
+                pieces,
+                compare,
+                bound,
+            } => compare.holds(total_count(game, pos, pieces), *bound),
+            Condition::Config { cells, dirs } => has_config(game, pos, player, cells, dirs),
             Condition::All(parts) => parts.iter().all(|c| self.holds_for(c, player)),
         }
     }
@@ -355,6 +361,49 @@ fn piece_count(pos: &Position, player: usize, pieces: &[u16]) -> u32 {
         .iter()
         .map(|t| squares_of(pos.piece_bits(player, *t as usize)).count() as u32)
         .sum()
+}
+
+/// The pieces on the board, whoever owns them, of `pieces` (empty: all).
+fn total_count(game: &Game, pos: &Position, pieces: &[u16]) -> u32 {
+    game.topology
+        .squares()
+        .filter(|sq| {
+            let cell = pos.cell(*sq);
+            let piece = game.cells.info(cell).piece;
+            !cell.is_empty() && piece != NO_PIECE && (pieces.is_empty() || pieces.contains(&piece))
+        })
+        .count() as u32
+}
+
+/// Whether the pattern `cells` (with `dirs` between them, in `player`'s
+/// directions) stands on the board from some square.
+fn has_config(
+    game: &Game,
+    pos: &Position,
+    player: usize,
+    cells: &[ConfigCell],
+    dirs: &[Dir],
+) -> bool {
+    let map = &game.players[player].map;
+    let fits = |sq: Square, cell: &ConfigCell| match cell {
+        ConfigCell::Empty => pos.cell(sq).is_empty(),
+        ConfigCell::Own(pieces) => owns(game, pos, sq, player, pieces),
+    };
+    game.topology.squares().any(|start| {
+        let mut at = start;
+        for (i, cell) in cells.iter().enumerate() {
+            if i > 0 {
+                match game.topology.step(at, map.apply(dirs[i - 1])) {
+                    Some(next) => at = next,
+                    None => return false,
+                }
+            }
+            if !fits(at, cell) {
+                return false;
+            }
+        }
+        true
+    })
 }
 
 /// Whether `player` has `length` (or with `exact`, exactly `length`)

@@ -182,8 +182,12 @@ pub enum ZrfOp {
     Promote(u16),
     /// Change the piece on the cursor's square.
     Change(ZrfChange),
-    /// Set or clear a flag of the path.
-    SetFlag { flag: u8, on: bool },
+    /// Set a flag of the path to the value of condition `value` of
+    /// [`Program::conds`] (`true`, `false` or any condition).
+    SetFlag { flag: u8, value: u16 },
+    /// Set a flag of the cursor's square, for this path, to the value of
+    /// condition `value` (ZRF's position flags).
+    SetPositionFlag { flag: u8, value: u16 },
     /// The pieces this path captured leave the board (the end of a part
     /// of a ZRF move).
     Settle,
@@ -240,6 +244,8 @@ pub enum Cond {
     /// The cursor is on this square.
     At(Square),
     Flag(u8),
+    /// A position flag of the square (ZRF's `position-flag?`).
+    PositionFlag(u8),
     /// The condition one step away; false where there is no link.
     Step(Dir, Box<Cond>),
     /// The condition on another square.

@@ -58,6 +58,8 @@ pub struct ZrfCompiler<'a, 'b> {
     map: &'a DirMap,
     prog: &'a mut Program,
     flags: HashMap<String, u8>,
+    /// Names of the position flags (a namespace of their own).
+    position_flags: HashMap<String, u8>,
     /// Jumps to the continuation entry of a (piece it became, move type,
     /// priority), to patch.
     continuations: Vec<(usize, Continuation)>,
@@ -89,6 +91,7 @@ impl<'a, 'b> ZrfCompiler<'a, 'b> {
             map,
             prog,
             flags: HashMap::new(),
+            position_flags: HashMap::new(),
             continuations: Vec::new(),
             pieces: &[],
             current: None,
@@ -300,11 +303,31 @@ impl<'a, 'b> ZrfCompiler<'a, 'b> {
             }
             "set-flag" => {
                 let [name, value] = args else {
-                    return Err(err(&s.span, "set-flag takes a flag name and true or false"));
+                    return Err(err(
+                        &s.span,
+                        "set-flag takes a flag name and a value (true, false or a condition)",
+                    ));
                 };
                 let flag = self.flag(name)?;
-                let on = !value.is("false");
-                self.zrf(ZrfOp::SetFlag { flag, on });
+                let value = self.cond(value)?;
+                self.zrf(ZrfOp::SetFlag { flag, value });
+            }
+            "set-position-flag" => {
+                let (name, value, at) = match args {
+                    [name, value] => (name, value, &args[2..]),
+                    [name, value, at @ ..] => (name, value, at),
+                    _ => {
+                        return Err(err(
+                            &s.span,
+                            "set-position-flag takes a flag name, a value and perhaps a position",
+                        ));
+                    }
+                };
+                let flag = self.position_flag(name)?;
+                let value = self.cond(value)?;
+                self.at_position(s, at, |c| {
+                    c.zrf(ZrfOp::SetPositionFlag { flag, value });
+                })?;
             }
             "go" => {
                 let [to] = args else {
@@ -614,15 +637,11 @@ impl<'a, 'b> ZrfCompiler<'a, 'b> {
     }
 
     fn flag(&mut self, s: &Sexp) -> Result<u8, NotationError> {
-        let name = s
-            .atom()
-            .ok_or_else(|| err(&s.span, "a flag name"))?
-            .to_string();
-        let n = self.flags.len();
-        if n >= MAX_FLAGS && !self.flags.contains_key(&name) {
-            return Err(err(&s.span, format!("more than {MAX_FLAGS} flags")));
-        }
-        Ok(*self.flags.entry(name).or_insert(n as u8))
+        flag_number(&mut self.flags, s)
+    }
+
+    fn position_flag(&mut self, s: &Sexp) -> Result<u8, NotationError> {
+        flag_number(&mut self.position_flags, s)
     }
 
     /// `(verify c)`: its one condition.
@@ -699,7 +718,7 @@ impl<'a, 'b> ZrfCompiler<'a, 'b> {
             "neutral?" => (Cond::Neutral, args),
             "on-board?" => (Cond::True, args),
             "marked?" => (Cond::Marked, args),
-            "piece?" | "in-zone?" | "flag?" | "position?" => {
+            "piece?" | "in-zone?" | "flag?" | "position-flag?" | "position?" => {
                 let Some((what, rest)) = args.split_first() else {
                     return Err(err(&s.span, format!("{name} needs a name")));
                 };
@@ -718,6 +737,7 @@ impl<'a, 'b> ZrfCompiler<'a, 'b> {
                         Cond::InZone(zone as u16)
                     }
                     "flag?" => Cond::Flag(self.flag(what)?),
+                    "position-flag?" => Cond::PositionFlag(self.position_flag(what)?),
                     _ => {
                         let p = what.atom().unwrap_or("");
                         let sq = self
@@ -775,6 +795,20 @@ impl<'a, 'b> ZrfCompiler<'a, 'b> {
             },
         })
     }
+}
+
+/// The number of the flag named by `s` in `names`, given the next free
+/// one if it is new.
+fn flag_number(names: &mut HashMap<String, u8>, s: &Sexp) -> Result<u8, NotationError> {
+    let name = s
+        .atom()
+        .ok_or_else(|| err(&s.span, "a flag name"))?
+        .to_string();
+    let n = names.len();
+    if n >= MAX_FLAGS && !names.contains_key(&name) {
+        return Err(err(&s.span, format!("more than {MAX_FLAGS} flags")));
+    }
+    Ok(*names.entry(name).or_insert(n as u8))
 }
 
 fn cond_uses_attacks(c: &Cond) -> bool {

@@ -153,6 +153,30 @@ fn bad_board_setup_and_rules() {
         "unknown outcome 'maybe'",
     );
     bad(
+        "[rules]\ngoals = [\"config Walker N = win\"]",
+        "",
+        "",
+        "'config' alternates squares and directions",
+    );
+    bad(
+        "[rules]\ngoals = [\"config Walker Q Walker = win\"]",
+        "",
+        "",
+        "'Q' is not a direction of this board",
+    );
+    bad(
+        "[rules]\ngoals = [\"config Walker|Ghost N Walker = win\"]",
+        "",
+        "",
+        "'Ghost' is not a piece of this game",
+    );
+    bad(
+        "[rules]\ngoals = [\"total = 3 = draw\"]",
+        "",
+        "",
+        "'total' needs a comparison",
+    );
+    bad(
         "[handlers]\n1 = \"nonesuch\"",
         "",
         "",

@@ -26,6 +26,7 @@ mod handler_api;
 mod janggi;
 mod jetan;
 mod jungle;
+mod ko_rule;
 mod ko_shogi;
 mod large_chess;
 mod large_shogi;

@@ -404,3 +404,167 @@ fn a_block_sees_its_own_piece_on_its_start_square() {
     let mut pos = g.initial_position();
     assert_eq!(moves_in(&g, &mut pos), ["a1a1d"]);
 }
+
+#[test]
+fn the_ko_option_is_the_ko_rule() {
+    // One Man each on a strip; going back would bring back the start.
+    let text = |ko: &str| {
+        format!(
+            r#"
+(game
+  (title "Strip")
+  (option "ko" {ko})
+  (option "shared pieces" true)
+  (players White Black)
+  (turn-order White Black)
+  (board (grid (dimensions ("a/b/c" (50 0)) ("1" (0 50))) (directions (e 1 0) (w -1 0))))
+  (piece (name Man) (moves (e (verify empty?) add) (w (verify empty?) add)))
+  (board-setup (White (Man a1))))
+"#
+        )
+    };
+    let after_one = |ko: &str| {
+        let g = game("strip.zrf", &text(ko), 0);
+        let mut pos = g.initial_position();
+        play(&g, &mut pos, "a1b1");
+        moves_in(&g, &mut pos)
+    };
+    assert_eq!(after_one("situation"), v(&["b1c1"]));
+    assert_eq!(after_one("true"), v(&["b1a1", "b1c1"]));
+    assert_eq!(after_one("false"), v(&["b1a1", "b1c1"]));
+    let c = convert("strip.zrf", &text("situation"), 0, &include).unwrap();
+    assert!(c.game.contains(r#"ko = "situation""#), "{}", c.game);
+    assert!(
+        c.warnings.iter().all(|w| !w.contains("'ko'")),
+        "{:?}",
+        c.warnings
+    );
+}
+
+/// The drops of a White Chip whose drop blocks are `blocks`, on an empty
+/// 3x3 board (files a-c, ranks 1-3, `n` towards rank 3).
+fn chip_drops(blocks: &str) -> Vec<String> {
+    let text = format!(
+        r#"
+(game
+  (title "Drops")
+  (players White Black)
+  (turn-order White Black)
+  (board (grid (dimensions ("a/b/c" (50 0)) ("3/2/1" (0 50)))
+               (directions (n 0 -1) (s 0 1) (e 1 0) (w -1 0))))
+  (piece (name Chip) (drops {blocks}))
+  (board-setup (White (Chip off 3)) (Black (Chip off 3))))
+"#
+    );
+    let g = game("drops.zrf", &text, 0);
+    let mut pos = g.initial_position();
+    moves_in(&g, &mut pos)
+}
+
+#[test]
+fn flags_take_conditions_and_position_flags_belong_to_squares() {
+    // A flag set to a condition's value where it is set.
+    assert_eq!(
+        chip_drops("((set-flag f (position? b2)) (if (flag? f) e add))"),
+        v(&["C*c2"])
+    );
+    assert_eq!(
+        chip_drops("((set-flag f (not-position? b2)) e (if (not-flag? f) add))"),
+        v(&["C*c2"])
+    );
+    // A position flag stays on the square it was set on.
+    assert_eq!(
+        chip_drops("((set-position-flag f true) e (if (position-flag? f w) add))"),
+        v(&["C*b1", "C*b2", "C*b3", "C*c1", "C*c2", "C*c3"])
+    );
+    assert_eq!(
+        chip_drops("((set-position-flag f (position? b2)) e (if (position-flag? f w) add))"),
+        v(&["C*c2"])
+    );
+    // Set on a named square, asked here.
+    assert_eq!(
+        chip_drops("((set-position-flag f true c3) (if (not-position-flag? f) add))"),
+        v(&[
+            "C*a1", "C*a2", "C*a3", "C*b1", "C*b2", "C*b3", "C*c1", "C*c2"
+        ])
+    );
+    // Flags and position flags are two namespaces.
+    assert!(chip_drops("((set-flag f true) (if (position-flag? f) add))").is_empty());
+    // A failed block's flags are gone when the next block runs.
+    assert!(
+        chip_drops("((set-position-flag f true) (verify false)) ((if (position-flag? f) add))")
+            .is_empty()
+    );
+}
+
+const LINES: &str = r#"
+(define add-to-empty ((verify empty?) add))
+(game
+  (title "Lines")
+  (players X O)
+  (turn-order X O)
+  (board (grid (dimensions ("a/b/c" (50 0)) ("3/2/1" (0 50)))
+               (directions (n 0 -1) (e 1 0) (s 0 1) (w -1 0) (ne 1 -1) (nw -1 -1) (se 1 1) (sw -1 1))))
+  (piece (name man) (drops (add-to-empty)))
+  (board-setup (X (man off 5)) (O (man off 5)))
+  (draw-condition (X O) stalemated)
+  (win-condition (X O)
+    (or (relative-config man n man n man)
+        (relative-config man e man e man)
+        (relative-config man ne man ne man)
+        (relative-config man nw man nw man))))
+(variant
+  (title "Four pieces")
+  (draw-condition (X O) (total-piece-count 4)))
+"#;
+
+/// The result after playing `moves` in entry `index` of [`LINES`].
+fn lines_result(index: usize, moves: &[&str]) -> Option<dagaz::game::GameResult> {
+    let g = game("lines.zrf", LINES, index);
+    let mut pos = g.initial_position();
+    for m in moves {
+        play(&g, &mut pos, m);
+    }
+    Generator::new().result(&g, &mut pos).unwrap()
+}
+
+#[test]
+fn relative_configs_and_total_piece_counts_end_games() {
+    use dagaz::game::GameResult;
+    let win = |r: Option<GameResult>| match r {
+        Some(GameResult::Win { winner, .. }) => Some(winner),
+        _ => None,
+    };
+    // A file (n n), a rank (e e) and both diagonals, each for either side.
+    assert_eq!(
+        win(lines_result(0, &["M*a1", "M*b1", "M*a2", "M*b2", "M*a3"])),
+        Some(0)
+    );
+    assert_eq!(
+        win(lines_result(
+            0,
+            &["M*a1", "M*a2", "M*b1", "M*b2", "M*c3", "M*c2"]
+        )),
+        Some(1)
+    );
+    assert_eq!(
+        win(lines_result(0, &["M*a1", "M*a2", "M*b2", "M*b1", "M*c3"])),
+        Some(0)
+    );
+    assert_eq!(
+        win(lines_result(0, &["M*c1", "M*a2", "M*b2", "M*b1", "M*a3"])),
+        Some(0)
+    );
+    // Two in a row, or three not in a row, is no win.
+    assert_eq!(lines_result(0, &["M*a1", "M*b1", "M*a2", "M*b2"]), None);
+    assert_eq!(
+        lines_result(0, &["M*a1", "M*b1", "M*c2", "M*b2", "M*a3"]),
+        None
+    );
+    // The variant: drawn when four pieces stand on the board, whoever's.
+    assert_eq!(lines_result(1, &["M*a1", "M*b1", "M*c2"]), None);
+    assert!(matches!(
+        lines_result(1, &["M*a1", "M*b1", "M*c2", "M*b3"]),
+        Some(GameResult::Draw { .. })
+    ));
+}

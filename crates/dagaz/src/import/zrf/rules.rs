@@ -429,6 +429,22 @@ impl Build<'_> {
                     .insert("move_any_piece".into(), Value::Boolean(true));
             }
             "shared-pieces" => {}
+            // Dagaz's ko: `situation` forbids any earlier position with the
+            // same player to move; `true`, the position the mover's previous
+            // move left.
+            "ko" => match value.as_str() {
+                "false" => {}
+                "situation" => {
+                    self.rules.insert("ko".into(), s("situation"));
+                }
+                "true" => {
+                    self.rules.insert("ko".into(), s("simple"));
+                }
+                other => self.warn(
+                    form,
+                    format!("option 'ko' '{other}' is not known here; no ko rule is played"),
+                ),
+            },
             _ if name.ends_with("-extension") || name.ends_with("-invariant") => self.warn(
                 form,
                 format!(
@@ -530,10 +546,12 @@ impl Build<'_> {
                 }
             }
         } else {
-            let text = self.piece_condition(cond)?;
-            for p in &who {
-                let prefix = if all { String::new() } else { format!("{p}: ") };
-                lines.push(format!("{prefix}{text} = {outcome}"));
+            // Each alternative of an `or` is a goal of its own.
+            for text in self.piece_condition(cond)? {
+                for p in &who {
+                    let prefix = if all { String::new() } else { format!("{p}: ") };
+                    lines.push(format!("{prefix}{text} = {outcome}"));
+                }
             }
         }
         for l in lines {
@@ -544,8 +562,9 @@ impl Build<'_> {
         Ok(())
     }
 
-    /// A condition on the player's pieces, as the game file writes it.
-    fn piece_condition(&mut self, cond: &Sexp) -> Result<String, ZrfError> {
+    /// A condition on the player's pieces, as the game file writes it: the
+    /// alternatives, any of which is enough (several for an `or`).
+    fn piece_condition(&mut self, cond: &Sexp) -> Result<Vec<String>, ZrfError> {
         let (name, cargs) = match cond.head() {
             Some((h, rest)) => (h, rest),
             None => {
@@ -553,15 +572,20 @@ impl Build<'_> {
                 return Err(self.err(cond, format!("the condition '{word}' is not supported yet")));
             }
         };
-        Ok(match name.as_str() {
-            "pieces-remaining" => {
+        let one = match name.as_str() {
+            "pieces-remaining" | "total-piece-count" => {
                 let n: i64 = cargs
                     .first()
                     .and_then(|n| n.text())
                     .and_then(|n| n.parse().ok())
-                    .ok_or_else(|| self.err(cond, "pieces-remaining needs a number"))?;
+                    .ok_or_else(|| self.err(cond, format!("{name} needs a number")))?;
                 let types = self.types(&cargs[1..]);
-                format!("pieces{types} == {n}")
+                let what = if name == "pieces-remaining" {
+                    "pieces"
+                } else {
+                    "total"
+                };
+                format!("{what}{types} == {n}")
             }
             "captured" => format!("pieces{} < 1", self.types(cargs)),
             "absolute-config" => {
@@ -569,12 +593,29 @@ impl Build<'_> {
                 let types = self.types(&cargs[..cargs.len() - 1]);
                 format!("reach {zone}{types}")
             }
+            "relative-config" => self.relative_config(cond, cargs)?,
             "and" => {
-                let parts = cargs
-                    .iter()
-                    .map(|c| self.piece_condition(c))
-                    .collect::<Result<Vec<_>, _>>()?;
-                parts.join(" & ")
+                let mut all = vec![String::new()];
+                for c in cargs {
+                    let parts = self.piece_condition(c)?;
+                    all = all
+                        .iter()
+                        .flat_map(|a| {
+                            parts.iter().map(move |p| match a.is_empty() {
+                                true => p.clone(),
+                                false => format!("{a} & {p}"),
+                            })
+                        })
+                        .collect();
+                }
+                return Ok(all);
+            }
+            "or" => {
+                let mut any = Vec::new();
+                for c in cargs {
+                    any.extend(self.piece_condition(c)?);
+                }
+                return Ok(any);
             }
             other => {
                 return Err(self.err(
@@ -582,7 +623,34 @@ impl Build<'_> {
                     format!("the condition '{other}' is not supported yet"),
                 ));
             }
-        })
+        };
+        Ok(vec![one])
+    }
+
+    /// `(relative-config Piece dir Piece dir Piece…)` as `config …`, the
+    /// directions as the board's letters; a name that is no piece's may be
+    /// `empty`.
+    fn relative_config(&mut self, cond: &Sexp, args: &[Sexp]) -> Result<String, ZrfError> {
+        if args.len() % 2 == 0 {
+            return Err(self.err(cond, "relative-config alternates pieces and directions"));
+        }
+        let mut words = Vec::new();
+        for (i, a) in args.iter().enumerate() {
+            let word = a.atom().unwrap_or("");
+            if i % 2 == 1 {
+                let letter = self
+                    .board
+                    .as_ref()
+                    .and_then(|b| b.dirs.get(word).copied())
+                    .ok_or_else(|| self.err(a, format!("'{word}' is not a direction")))?;
+                words.push(letter.to_string());
+            } else if word == "empty" || self.pieces.iter().any(|p| p.name == word) {
+                words.push(word.to_string());
+            } else {
+                return Err(self.err(a, format!("no piece is named '{word}'")));
+            }
+        }
+        Ok(format!("config {}", words.join(" ")))
     }
 
     /// ` T1 T2` for a list of piece types (atoms or one list).

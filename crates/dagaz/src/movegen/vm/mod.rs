@@ -84,6 +84,7 @@ enum Undo {
     Taken,
     Mark(u8, u16),
     Flags(u32),
+    PositionFlags(u16, u32),
     Promoted(u16),
     Changes(u32),
     Stopped,
@@ -165,6 +166,9 @@ pub(crate) struct Vm {
     marks: [u16; 3],
     /// ZRF flags set by the path.
     flags: u32,
+    /// ZRF position flags set by the path: (square, flag bits); squares
+    /// not listed have none.
+    square_flags: Vec<(u16, u32)>,
     /// The type the piece in hand was turned into by `Promote`, or `NONE`.
     promoted: u16,
     /// Changes made by ZRF instructions (captures, flips, type changes).
@@ -664,6 +668,7 @@ impl Vm {
         if prog.zrf {
             self.marks = [NONE; 3];
             self.flags = 0;
+            self.square_flags.clear();
             self.changes = 0;
             self.stops.clear();
         }
@@ -737,6 +742,7 @@ impl Vm {
                 Some(Undo::Taken) => self.taken -= 1,
                 Some(Undo::Mark(r, old)) => self.marks[r as usize] = old,
                 Some(Undo::Flags(old)) => self.flags = old,
+                Some(Undo::PositionFlags(sq, old)) => self.set_position_flags(sq, old),
                 Some(Undo::Promoted(old)) => self.promoted = old,
                 Some(Undo::Changes(old)) => self.changes = old,
                 Some(Undo::Stopped) => {

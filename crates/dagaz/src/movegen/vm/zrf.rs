@@ -64,15 +64,22 @@ impl Vm {
                 ok
             }
             ZrfOp::Stop => self.stop(cursor.0),
-            ZrfOp::SetFlag { flag, on } => {
-                let new = if on {
-                    self.flags | 1 << flag
-                } else {
-                    self.flags & !(1 << flag)
-                };
+            ZrfOp::SetFlag { flag, value } => {
+                let on = self.cond(env, cells, *cursor, &prog.conds[value as usize]);
+                let new = with_bit(self.flags, flag, on);
                 if new != self.flags {
                     self.log.push(Undo::Flags(self.flags));
                     self.flags = new;
+                }
+                true
+            }
+            ZrfOp::SetPositionFlag { flag, value } => {
+                let on = self.cond(env, cells, *cursor, &prog.conds[value as usize]);
+                let old = self.position_flags(cursor.0);
+                let new = with_bit(old, flag, on);
+                if new != old {
+                    self.log.push(Undo::PositionFlags(cursor.0, old));
+                    self.set_position_flags(cursor.0, new);
                 }
                 true
             }
@@ -106,6 +113,7 @@ impl Vm {
             Cond::Marked => self.marks[zrf_mark()] == at.0,
             Cond::At(sq) => *sq == at,
             Cond::Flag(f) => self.flags & (1 << f) != 0,
+            Cond::PositionFlag(f) => self.position_flags(at.0) & (1 << f) != 0,
             Cond::Step(d, inner) => match topo.step(at, *d) {
                 Some(next) => self.cond(env, cells, next, inner),
                 None => false,
@@ -141,6 +149,22 @@ impl Vm {
         let result = test(self, cells);
         cells[i] = Cell::EMPTY;
         result
+    }
+
+    /// The position flags of square `sq` set by this path.
+    fn position_flags(&self, sq: u16) -> u32 {
+        self.square_flags
+            .iter()
+            .find(|(s, _)| *s == sq)
+            .map_or(0, |(_, bits)| *bits)
+    }
+
+    /// Sets the position flags of `sq` (the caller logs the old value).
+    pub(super) fn set_position_flags(&mut self, sq: u16, bits: u32) {
+        match self.square_flags.iter_mut().find(|(s, _)| *s == sq) {
+            Some(entry) => entry.1 = bits,
+            None => self.square_flags.push((sq, bits)),
+        }
     }
 
     pub(super) fn set_mark(&mut self, r: u8, sq: u16) {
@@ -296,6 +320,15 @@ impl Vm {
         {
             f.continued = true;
         }
+    }
+}
+
+/// `bits` with bit `flag` set to `on`.
+fn with_bit(bits: u32, flag: u8, on: bool) -> u32 {
+    if on {
+        bits | 1 << flag
+    } else {
+        bits & !(1 << flag)
     }
 }
 
