@@ -589,9 +589,13 @@ fn brings_back(ko: Ko, pos: &Position) -> bool {
             .iter()
             .any(|p| !p.synthetic && p.hash_before == pos.hash()),
         // The position the mover's previous move left: the one its next
-        // ply started from.
+        // ply started from. The mover is the side that was to move (in a
+        // turn that moves another player's pieces, not their owner).
         Ko::Simple => {
-            let Some(k) = before.iter().rposition(|p| p.player == last.player) else {
+            let Some(k) = before
+                .iter()
+                .rposition(|p| p.side_before == last.side_before)
+            else {
                 return false;
             };
             let left = before
