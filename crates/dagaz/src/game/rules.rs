@@ -525,7 +525,7 @@ fn parse_pieces(rest: &[&str], names: &GoalNames, what: &str) -> Result<Conditio
 /// them joined by `|`, `any` (any of the player's pieces) or `empty`; a
 /// direction is a letter of the board.
 fn parse_config(rest: &[&str], names: &GoalNames) -> Result<Condition, String> {
-    if rest.len() % 2 == 0 {
+    if rest.len().is_multiple_of(2) {
         return Err(
             "'config' alternates squares and directions: config PIECE DIR PIECE … (a square first and last)"
                 .into(),

@@ -631,7 +631,7 @@ impl Build<'_> {
     /// directions as the board's letters; a name that is no piece's may be
     /// `empty`.
     fn relative_config(&mut self, cond: &Sexp, args: &[Sexp]) -> Result<String, ZrfError> {
-        if args.len() % 2 == 0 {
+        if args.len().is_multiple_of(2) {
             return Err(self.err(cond, "relative-config alternates pieces and directions"));
         }
         let mut words = Vec::new();
