@@ -284,8 +284,33 @@ pub enum PassRule {
 /// by `repeat`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct TurnOrder {
-    pub opening: Vec<usize>,
-    pub repeat: Vec<usize>,
+    pub opening: Vec<Turn>,
+    pub repeat: Vec<Turn>,
+}
+
+/// One turn of a [`TurnOrder`]: who moves, whose pieces, and which moves.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Turn {
+    /// The player whose turn it is: the side to move, whose royal pieces
+    /// royal safety protects and whose goals are asked.
+    pub player: usize,
+    /// The player whose pieces move (and drop from its hand), each as that
+    /// player moves it: its direction map and its zones. Usually `player`.
+    pub pieces: usize,
+    /// Only moves of this move type (an index of [`Game::move_types`]);
+    /// `None`: any move.
+    pub move_type: Option<u16>,
+}
+
+impl Turn {
+    /// `player` moves its own pieces, any move.
+    pub fn plain(player: usize) -> Turn {
+        Turn {
+            player,
+            pieces: player,
+            move_type: None,
+        }
+    }
 }
 
 impl TurnOrder {
@@ -300,26 +325,45 @@ impl TurnOrder {
         }
     }
 
-    /// The player who moves at `phase`.
-    pub fn player(&self, phase: u16) -> usize {
-        let (o, r) = (self.opening.len(), self.repeat.len().max(1));
+    /// The turn at `phase`.
+    pub fn turn(&self, phase: u16) -> Turn {
+        let (o, r) = (self.opening.len(), self.repeat.len());
         let p = phase as usize;
-        if p < o {
-            self.opening[p]
-        } else {
-            self.repeat[(p - o) % r]
+        match (self.opening.get(p), r) {
+            (Some(t), _) => *t,
+            (None, 0) => Turn::plain(0),
+            (None, _) => self.repeat[(p - o) % r],
         }
     }
 
+    /// The player who moves at `phase`.
+    pub fn player(&self, phase: u16) -> usize {
+        self.turn(phase).player
+    }
+
+    /// The player of the turn before `phase`, if any turn comes before
+    /// it: the first turn of the repeated part follows its last one (the
+    /// opening is over by then), the game's first turn follows none.
+    pub fn player_before(&self, phase: u16) -> Option<usize> {
+        let (o, r) = (self.opening.len(), self.repeat.len());
+        let before = match phase as usize {
+            0 if o > 0 => return None,
+            p if p == o => o + r.checked_sub(1)?,
+            p => p - 1,
+        };
+        Some(self.turn(before as u16).player)
+    }
+
     /// The first phase at which `player` moves after the opening (a
-    /// position string names only the side to move).
+    /// position string names only the side to move), or the first of the
+    /// opening if `player` moves first.
     pub fn phase_of(&self, player: usize) -> Option<u16> {
         let o = self.opening.len();
-        if o > 0 && self.opening[0] == player {
+        if self.opening.first().is_some_and(|t| t.player == player) {
             return Some(0);
         }
         (0..self.repeat.len())
-            .find(|&i| self.repeat[i] == player)
+            .find(|&i| self.repeat[i].player == player)
             .map(|i| (o + i) as u16)
     }
 }
@@ -412,6 +456,10 @@ pub struct Game {
     pub topology: Topology,
     pub zones: Zones,
     pub pieces: Vec<PieceType>,
+    /// The move types the pieces' ZRF blocks name (`type`), in the order
+    /// the game file first names them: turns restricted to one of them
+    /// ([`Turn::move_type`]) index this list.
+    pub move_types: Vec<String>,
     pub cells: CellTable,
     /// The names of the pieces' true/false attributes (ZRF's `attribute`):
     /// attribute `i` is bit `i` of a piece's cell number.
@@ -654,6 +702,24 @@ impl Game {
             }
         };
         pos.make(&self.cells, mv, next, resets, ep);
+    }
+
+    /// The turn being played in `pos`: from the turn order if the game
+    /// has one (and it gives `pos`'s side the move at its phase), else the
+    /// side to move, with its own pieces and any move.
+    pub fn turn(&self, pos: &Position) -> Turn {
+        let side = pos.side();
+        match &self.rules.turns {
+            Some(order) if !self.in_free_phase(pos) => {
+                let turn = order.turn(pos.phase());
+                if turn.player == side {
+                    turn
+                } else {
+                    Turn::plain(side)
+                }
+            }
+            _ => Turn::plain(side),
+        }
     }
 
     /// Takes back `mv`, the last move made on `pos`.

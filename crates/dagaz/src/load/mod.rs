@@ -232,8 +232,14 @@ impl Loader<'_> {
         let handlers = self.handlers(&spec, registry);
         let end_rule = self.end_rule(&spec, registry);
         let letters = self.letters(&spec);
-        let compiled =
-            self.compile_pieces(&spec, &topology, &zones, &players, &handlers, &piece_names)?;
+        let move_types = move_types(&spec);
+        let compiled = self.compile_pieces(
+            &spec,
+            (&topology, &zones, &move_types),
+            &players,
+            &handlers,
+            &piece_names,
+        )?;
         let (attributes, attribute_defaults) = (compiled.attributes, compiled.attribute_defaults);
         let mut pieces = Vec::new();
         for (i, (pname, p)) in spec.pieces.iter().enumerate() {
@@ -291,6 +297,7 @@ impl Loader<'_> {
                 players: &player_names,
                 topology: &topology,
             },
+            &move_types,
         );
         let mut fen = self.fen_config(&spec.fen, &topology, &piece_names);
         if board_kind == BoardKind::Heap {
@@ -342,6 +349,7 @@ impl Loader<'_> {
             topology,
             zones,
             pieces,
+            move_types,
             cells,
             attributes,
             rules,
@@ -400,6 +408,23 @@ impl Loader<'_> {
         }
         Some(game)
     }
+}
+
+/// The move types the pieces' ZRF blocks name (`type`), each once, in the
+/// order the file first names them.
+fn move_types(spec: &FileSpec) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    let lists = spec
+        .pieces
+        .values()
+        .flat_map(|p| [&p.moves, &p.drops])
+        .flatten();
+    for item in lists.flat_map(|l| &l.get_ref().0) {
+        if let Some(t) = item.move_type.as_ref().filter(|t| !out.contains(t)) {
+            out.push(t.clone());
+        }
+    }
+    out
 }
 
 /// A piece that may be dropped promoted (`promote.drops`) lends its drop

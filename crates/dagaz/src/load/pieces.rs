@@ -155,8 +155,7 @@ impl Loader<'_> {
     pub(super) fn compile_pieces(
         &mut self,
         spec: &FileSpec,
-        topology: &Topology,
-        zones: &Zones,
+        (topology, zones, move_types): (&Topology, &Zones, &[String]),
         players: &[Player],
         handlers: &[Option<Arc<dyn Handler>>; 10],
         names: &[String],
@@ -171,6 +170,7 @@ impl Loader<'_> {
             pieces: names,
             zones,
             attributes: &attributes,
+            move_types,
             handlers: registered,
         };
         let mut once_flags: u16 = 0;

@@ -6,7 +6,7 @@ use super::spec::*;
 use super::*;
 use crate::board::Dir;
 use crate::game::{
-    CaptureTest, ConsecutiveMoves, Ko, PassRule, RecordFormat, RoyalCheck, TurnOrder,
+    CaptureTest, ConsecutiveMoves, Ko, PassRule, RecordFormat, RoyalCheck, Turn, TurnOrder,
 };
 
 impl Loader<'_> {
@@ -97,7 +97,12 @@ impl Loader<'_> {
         rule
     }
 
-    pub(super) fn rules(&mut self, r: &RulesSection, names: &GoalNames) -> Rules {
+    pub(super) fn rules(
+        &mut self,
+        r: &RulesSection,
+        names: &GoalNames,
+        move_types: &[String],
+    ) -> Rules {
         let players = names.players;
         let mut goals = Goals::default();
         for g in &r.goals {
@@ -120,7 +125,7 @@ impl Loader<'_> {
             no_drop_mate: self.piece_list("no_drop_mate", &r.no_drop_mate, names),
             goals,
             pass: self.pass_rule(r),
-            turns: self.turns(r, players),
+            turns: self.turns(r, players, move_types),
             consecutive_moves: self.consecutive_moves(r, names),
             free_opening: r.turns.as_ref().is_some_and(
                 |t| matches!(t.get_ref(), TurnsSpec::Mode(m) if m == "free_until_capture"),
@@ -311,13 +316,18 @@ impl Loader<'_> {
         }
     }
 
-    fn turns(&mut self, r: &RulesSection, players: &[String]) -> Option<TurnOrder> {
+    fn turns(
+        &mut self,
+        r: &RulesSection,
+        players: &[String],
+        move_types: &[String],
+    ) -> Option<TurnOrder> {
         let spec = r.turns.as_ref()?;
         let (opening, repeat) = match spec.get_ref() {
             TurnsSpec::Mode(m) if m == "free_until_capture" => return None,
             TurnsSpec::Mode(other) => {
                 self.error(
-                    format!("rules.turns: '{other}' is not a turn order; give a list of players, a table {{ opening, repeat }}, or \"free_until_capture\""),
+                    format!("rules.turns: '{other}' is not a turn order; give a list of turns, a table {{ opening, repeat }}, or \"free_until_capture\""),
                     Some(spec.span()),
                     "here",
                 );
@@ -326,25 +336,9 @@ impl Loader<'_> {
             TurnsSpec::Cycle(list) => (&[][..], &list[..]),
             TurnsSpec::Parts { opening, repeat } => (&opening[..], &repeat[..]),
         };
-        let mut index = |names: &[String]| -> Vec<usize> {
-            names
-                .iter()
-                .filter_map(|n| {
-                    let found = players.iter().position(|p| p == n);
-                    if found.is_none() {
-                        self.error(
-                            format!("rules.turns: '{n}' is not a player"),
-                            Some(spec.span()),
-                            "here",
-                        );
-                    }
-                    found
-                })
-                .collect()
-        };
         let order = TurnOrder {
-            opening: index(opening),
-            repeat: index(repeat),
+            opening: self.turn_list(opening, players, move_types),
+            repeat: self.turn_list(repeat, players, move_types),
         };
         if order.repeat.is_empty() {
             self.error(
@@ -355,6 +349,40 @@ impl Loader<'_> {
             return None;
         }
         Some(order)
+    }
+
+    /// The turns of a list, each checked ([`Loader::turn`]); the wrong ones
+    /// are left out (and reported).
+    fn turn_list(
+        &mut self,
+        list: &[Spanned<TurnSpec>],
+        players: &[String],
+        move_types: &[String],
+    ) -> Vec<Turn> {
+        list.iter()
+            .filter_map(|t| self.turn(t, players, move_types))
+            .collect()
+    }
+
+    /// One turn, checked: a wrong name is reported where the turn is
+    /// written.
+    fn turn(
+        &mut self,
+        spec: &Spanned<TurnSpec>,
+        players: &[String],
+        move_types: &[String],
+    ) -> Option<Turn> {
+        match resolve_turn(spec.get_ref(), players, move_types) {
+            Ok(turn) => Some(turn),
+            Err(why) => {
+                self.error(
+                    format!("rules.turns: {why}"),
+                    Some(spec.span()),
+                    "this turn",
+                );
+                None
+            }
+        }
     }
 
     /// `[game] record`: the format of the game's records.
@@ -601,5 +629,39 @@ fn parse_capture_test(text: &str, names: &[String]) -> Result<CaptureTest, Strin
                 "'{text}' is not \"pieces\", \"value\", \"by:Piece\", \"most:Piece\" or \"earliest:Piece\""
             ));
         }
+    })
+}
+
+/// A turn's names as numbers: its player, whose pieces it moves (its own
+/// unless it says) and its move type (an index of `move_types`).
+fn resolve_turn(t: &TurnSpec, players: &[String], move_types: &[String]) -> Result<Turn, String> {
+    let player_of = |name: &str| {
+        players
+            .iter()
+            .position(|p| p == name)
+            .ok_or_else(|| format!("'{name}' is not a player"))
+    };
+    let player = player_of(&t.player)?;
+    let pieces = match &t.pieces {
+        Some(name) => player_of(name)?,
+        None => player,
+    };
+    let move_type = match &t.move_type {
+        None => None,
+        Some(name) => {
+            let index = move_types.iter().position(|m| m == name).ok_or_else(|| {
+                let known = match move_types.is_empty() {
+                    true => "no move of this game has a type".to_string(),
+                    false => format!("the move types are {}", move_types.join(", ")),
+                };
+                format!("no move has the move type '{name}' ({known})")
+            })?;
+            Some(index as u16)
+        }
+    };
+    Ok(Turn {
+        player,
+        pieces,
+        move_type,
     })
 }

@@ -293,18 +293,105 @@ pub(super) struct RulesSection {
 }
 
 /// `turns = ["White", "Black", "Black", "White"]` or
-/// `turns = { opening = ["Black"], repeat = ["White", "White", "Black", "Black"] }`.
-#[derive(Deserialize)]
-#[serde(untagged)]
+/// `turns = { opening = ["Black"], repeat = ["White", "White", "Black", "Black"] }`;
+/// a turn is a player's name or a table ([`TurnSpec`]).
 pub(super) enum TurnsSpec {
     /// `"free_until_capture"` (Ethiopian chess's opening).
     Mode(String),
-    Cycle(Vec<String>),
+    Cycle(Vec<Spanned<TurnSpec>>),
     Parts {
-        #[serde(default)]
-        opening: Vec<String>,
-        repeat: Vec<String>,
+        opening: Vec<Spanned<TurnSpec>>,
+        repeat: Vec<Spanned<TurnSpec>>,
     },
+}
+
+/// One turn: `"White"`, or `{ player = "White", type = "setup", pieces =
+/// "Black" }` (White moves Black's pieces, only moves of type `setup`).
+pub(super) struct TurnSpec {
+    pub(super) player: String,
+    pub(super) move_type: Option<String>,
+    pub(super) pieces: Option<String>,
+}
+
+impl<'de> Deserialize<'de> for TurnsSpec {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = TurnsSpec;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str(
+                    "a list of turns, a table { opening, repeat }, or \"free_until_capture\"",
+                )
+            }
+            fn visit_str<E: de::Error>(self, s: &str) -> Result<TurnsSpec, E> {
+                Ok(TurnsSpec::Mode(s.to_string()))
+            }
+            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<TurnsSpec, A::Error> {
+                let mut turns = Vec::new();
+                while let Some(t) = seq.next_element::<Spanned<TurnSpec>>()? {
+                    turns.push(t);
+                }
+                Ok(TurnsSpec::Cycle(turns))
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<TurnsSpec, A::Error> {
+                let (mut opening, mut repeat) = (Vec::new(), None);
+                while let Some(key) = map.next_key::<String>()? {
+                    match key.as_str() {
+                        "opening" => opening = map.next_value()?,
+                        "repeat" => repeat = Some(map.next_value()?),
+                        other => {
+                            return Err(de::Error::unknown_field(other, &["opening", "repeat"]));
+                        }
+                    }
+                }
+                let repeat = repeat.ok_or_else(|| de::Error::missing_field("repeat"))?;
+                Ok(TurnsSpec::Parts { opening, repeat })
+            }
+        }
+        d.deserialize_any(V)
+    }
+}
+
+impl<'de> Deserialize<'de> for TurnSpec {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = TurnSpec;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("a player's name or a table { player, type, pieces }")
+            }
+            fn visit_str<E: de::Error>(self, s: &str) -> Result<TurnSpec, E> {
+                Ok(TurnSpec {
+                    player: s.to_string(),
+                    move_type: None,
+                    pieces: None,
+                })
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<TurnSpec, A::Error> {
+                let (mut player, mut move_type, mut pieces) = (None, None, None);
+                while let Some(key) = map.next_key::<String>()? {
+                    match key.as_str() {
+                        "player" => player = Some(map.next_value()?),
+                        "type" => move_type = Some(map.next_value()?),
+                        "pieces" => pieces = Some(map.next_value()?),
+                        other => {
+                            return Err(de::Error::unknown_field(
+                                other,
+                                &["player", "type", "pieces"],
+                            ));
+                        }
+                    }
+                }
+                let player = player.ok_or_else(|| de::Error::missing_field("player"))?;
+                Ok(TurnSpec {
+                    player,
+                    move_type,
+                    pieces,
+                })
+            }
+        }
+        d.deserialize_any(V)
+    }
 }
 
 #[derive(Deserialize, Default)]

@@ -519,6 +519,7 @@ fn fallback(
         player: by,
         history,
         mode: Mode::Attack(view.target),
+        move_type: None,
     };
     for sq in game.topology.squares() {
         if Some(sq) == exclude || sq == view.target {

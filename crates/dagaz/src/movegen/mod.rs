@@ -75,40 +75,45 @@ impl Generator {
     ) -> Result<(), GenError> {
         out.clear();
         self.vm.begin();
-        for &(sq, hit) in attacked {
-            self.vm.seed_attack(sq, hit);
+        let turn = game.turn(pos);
+        // The seeds answer `[a]` as the side to move's pieces ask it.
+        if turn.pieces == turn.player {
+            for &(sq, hit) in attacked {
+                self.vm.seed_attack(sq, hit);
+            }
         }
-        let side = pos.side();
-        // Normally only the side to move's pieces move; with `move_any_piece`
-        // every piece does, each as its owner would move it. With
-        // `drops_first`, a player holding pieces only drops.
+        // Normally only the side to move's pieces move (or, where the turn
+        // order says, another player's, as that player moves them); with
+        // `move_any_piece` every piece does, each as its owner would move
+        // it. With `drops_first`, a player holding pieces only drops.
         if game.in_free_phase(pos) {
             for player in free_movers(game, pos) {
-                self.run_pieces_of(game, pos, player, out)?;
-                self.run_drops(game, pos, player, out)?;
+                self.run_pieces_of(game, pos, player, None, out)?;
+                self.run_drops(game, pos, player, None, out)?;
             }
             return Ok(());
         }
         let owners = if game.rules.move_any_piece {
             0..game.players.len()
         } else {
-            side..side + 1
+            turn.pieces..turn.pieces + 1
         };
-        if !(game.rules.drops_first && holds_pieces(game, pos, side)) {
+        if !(game.rules.drops_first && holds_pieces(game, pos, turn.pieces)) {
             for owner in owners {
-                self.run_pieces_of(game, pos, owner, out)?;
+                self.run_pieces_of(game, pos, owner, turn.move_type, out)?;
             }
         }
-        self.run_drops(game, pos, side, out)
+        self.run_drops(game, pos, turn.pieces, turn.move_type, out)
     }
 
     /// Runs the drop programs of the pieces `player` holds in hand, on
-    /// every square.
+    /// every square (in a turn restricted to `move_type`, if given).
     fn run_drops(
         &mut self,
         game: &Game,
         pos: &mut Position,
         player: usize,
+        move_type: Option<u16>,
         out: &mut MoveList,
     ) -> Result<(), GenError> {
         if !game.has_hands() {
@@ -141,6 +146,7 @@ impl Generator {
                         player,
                         history,
                         mode: Mode::Generate,
+                        move_type,
                     };
                     self.vm.run_drop(&env, cells, prog, sq, cell, slot, out)?;
                 }
@@ -149,16 +155,18 @@ impl Generator {
         Ok(())
     }
 
-    /// Runs the programs of every piece of `owner`, as `owner`.
+    /// Runs the programs of every piece of `owner`, as `owner` (in a turn
+    /// restricted to `move_type`, if given).
     fn run_pieces_of(
         &mut self,
         game: &Game,
         pos: &mut Position,
         owner: usize,
+        move_type: Option<u16>,
         out: &mut MoveList,
     ) -> Result<(), GenError> {
         if game.board_kind == crate::board::BoardKind::Heap {
-            return self.run_heaps(game, pos, owner, out);
+            return self.run_heaps(game, pos, owner, move_type, out);
         }
         self.bits.clear();
         self.bits.extend_from_slice(pos.owner_bits(owner));
@@ -179,6 +187,7 @@ impl Generator {
                     player: owner,
                     history,
                     mode: Mode::Generate,
+                    move_type,
                 };
                 self.vm.run_piece(&env, cells, prog, sq, out)?;
             }
@@ -194,6 +203,7 @@ impl Generator {
         game: &Game,
         pos: &mut Position,
         owner: usize,
+        move_type: Option<u16>,
         out: &mut MoveList,
     ) -> Result<(), GenError> {
         for sq in game.topology.squares() {
@@ -207,6 +217,7 @@ impl Generator {
                     player: owner,
                     history,
                     mode: Mode::Generate,
+                    move_type,
                 };
                 self.vm.run(&env, cells, &piece.programs[owner], sq, out)?;
             }
@@ -225,7 +236,7 @@ impl Generator {
     ) -> Result<(), GenError> {
         out.clear();
         self.vm.begin();
-        self.run_pieces_of(game, pos, pos.side(), out)
+        self.run_pieces_of(game, pos, pos.side(), None, out)
     }
 
     /// The legal moves of the side to move.
@@ -578,9 +589,13 @@ fn brings_back(ko: Ko, pos: &Position) -> bool {
             .iter()
             .any(|p| !p.synthetic && p.hash_before == pos.hash()),
         // The position the mover's previous move left: the one its next
-        // ply started from.
+        // ply started from. The mover is the side that was to move (in a
+        // turn that moves another player's pieces, not their owner).
         Ko::Simple => {
-            let Some(k) = before.iter().rposition(|p| p.player == last.player) else {
+            let Some(k) = before
+                .iter()
+                .rposition(|p| p.side_before == last.side_before)
+            else {
                 return false;
             };
             let left = before

@@ -186,10 +186,19 @@ struct Facts<'a> {
 }
 
 impl Facts<'_> {
-    /// The player who just moved.
+    /// The player who just moved: with a turn order, the side to move
+    /// before the last move (or, without a history, the player of the
+    /// turn before this one); else the player before the side to move.
     fn last_mover(&self) -> usize {
         let n = self.game.players.len();
-        (self.pos.side() + n - 1) % n
+        let plain = (self.pos.side() + n - 1) % n;
+        let Some(order) = &self.game.rules.turns else {
+            return plain;
+        };
+        match self.pos.history().last() {
+            Some(ply) if !ply.synthetic => ply.side_before as usize,
+            _ => order.player_before(self.pos.phase()).unwrap_or(plain),
+        }
     }
 
     /// The player `goal` concerns if its condition holds, else `None`.

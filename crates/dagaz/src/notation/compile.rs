@@ -8,7 +8,7 @@ use std::collections::HashMap;
 
 use super::ast::{Bracket, CheckKind, DirAtom, Nav, Node, NodeKind, Span};
 use super::program::{
-    Op, Program, Test, WALK_HAND, WALK_MOVED, WALK_NOT_MOVED, WALK_TESTS, WalkPaths,
+    Op, Program, Test, UNTYPED, WALK_HAND, WALK_MOVED, WALK_NOT_MOVED, WALK_TESTS, WalkPaths, ZrfOp,
 };
 use super::zrf::{ZrfBlock, ZrfCompiler};
 use super::{ErrorKind, NotationError};
@@ -24,6 +24,9 @@ pub struct CompileContext<'a> {
     pub zones: &'a Zones,
     /// The names of the pieces' attributes (ZRF blocks set and test them).
     pub attributes: &'a [String],
+    /// The game's move types (`Game::move_types`): ZRF blocks check theirs
+    /// by its index here.
+    pub move_types: &'a [String],
     /// `handlers[k]` is true when handler `k` (1..9) is registered.
     pub handlers: [bool; 10],
 }
@@ -437,6 +440,8 @@ impl<'a, 'b> ProgramBuilder<'a, 'b> {
             .collect();
         if !flat.is_empty() {
             let fork = self.emit(Op::Fork(0));
+            // The expressions have no move type.
+            self.emit(Op::Zrf(ZrfOp::MoveType(UNTYPED)));
             for (node, resolved, once_base, priority) in &flat {
                 let next = self.emit(Op::Fork(0));
                 self.node(node, resolved, *once_base)?;

@@ -17,7 +17,7 @@ pub use compile::{
 };
 pub use parser::parse;
 pub use program::{
-    Cond, Op, Program, Test, WALK_HAND, WALK_MOVED, WALK_NOT_MOVED, WALK_TESTS, WalkPaths,
+    Cond, Op, Program, Test, UNTYPED, WALK_HAND, WALK_MOVED, WALK_NOT_MOVED, WALK_TESTS, WalkPaths,
     ZrfChange, ZrfOp,
 };
 

@@ -207,7 +207,15 @@ pub enum ZrfOp {
     /// instruction) and ending the move at `exit`, where the move ends
     /// only if going on records no move.
     Partial { exit: u16 },
+    /// The start of a move of this move type (an index of
+    /// `Game::move_types`, or [`UNTYPED`]): the path fails in a turn
+    /// restricted to another type (`Turn::move_type`).
+    MoveType(u16),
 }
+
+/// The [`ZrfOp::MoveType`] of moves without a move type (notation moves,
+/// ZRF blocks without `type`): they fail in every restricted turn.
+pub const UNTYPED: u16 = u16::MAX;
 
 /// What [`ZrfOp::Change`] does to the piece on the cursor's square.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -316,7 +324,9 @@ pub struct Program {
     /// The program reads `r`/`R`, so the interpreter keeps a visited set.
     pub uses_visited: bool,
     /// The program has ZRF blocks: the interpreter resets their registers,
-    /// flags and stops for each run.
+    /// flags and stops for each run. Only such a program checks the move
+    /// type of a restricted turn ([`ZrfOp::MoveType`]); any other has no
+    /// move in such a turn.
     pub zrf: bool,
     /// The program reads `a A s S`.
     pub uses_attacks: bool,

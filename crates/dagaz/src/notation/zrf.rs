@@ -21,7 +21,7 @@
 use std::collections::HashMap;
 
 use super::compile::CompileContext;
-use super::program::{Cond, Op, Program, Test, ZrfChange, ZrfOp};
+use super::program::{Cond, Op, Program, Test, UNTYPED, ZrfChange, ZrfOp};
 use super::sexpr::{Sexp, SexpKind};
 use super::{ErrorKind, NotationError};
 use crate::board::{Dir, DirMap};
@@ -184,6 +184,12 @@ impl<'a, 'b> ZrfCompiler<'a, 'b> {
             let fork = (i + 1 < blocks.len()).then(|| self.emit(Op::Fork(0)));
             self.to_set = false;
             self.priority = priority.unwrap_or(b.priority);
+            // A move's type is its first block's: a partial move goes on
+            // with the blocks its `add-partial` names, whatever the turn.
+            if priority.is_none() {
+                let ty = self.move_type(b)?;
+                self.zrf(ZrfOp::MoveType(ty));
+            }
             // The mark starts on the square the block starts from.
             self.zrf(ZrfOp::Mark(MARK));
             // A block is a list of instructions, whatever its first word.
@@ -205,6 +211,26 @@ impl<'a, 'b> ZrfCompiler<'a, 'b> {
             self.emit(Op::Fail);
         }
         Ok(())
+    }
+
+    /// The index of a block's move type in the game's table, or
+    /// [`UNTYPED`].
+    fn move_type(&self, b: &ZrfBlock) -> Result<u16, NotationError> {
+        let Some(name) = &b.move_type else {
+            return Ok(UNTYPED);
+        };
+        self.ctx
+            .move_types
+            .iter()
+            .position(|m| m == name)
+            .and_then(|i| u16::try_from(i).ok())
+            .filter(|&i| i != UNTYPED)
+            .ok_or_else(|| {
+                err(
+                    &b.block.span,
+                    format!("move type '{name}' is not the game's"),
+                )
+            })
     }
 
     /// A list of instructions (a block, or a group a macro left).

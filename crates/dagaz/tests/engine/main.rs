@@ -48,3 +48,4 @@ mod taikyoku;
 mod turkish;
 mod ultima;
 mod zrf;
+mod zrf_turns;

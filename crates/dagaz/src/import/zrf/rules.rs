@@ -51,6 +51,9 @@ struct Build<'a> {
     royal: Vec<String>,
     priorities: Vec<String>,
     turns: Option<Value>,
+    /// The players of the turn order's turns (opening, repeated part), if
+    /// the file gives one.
+    order: Option<(Vec<usize>, Vec<usize>)>,
     pass_partial: bool,
     deferred: bool,
     /// The player the turn order starts with, if not the first.
@@ -70,6 +73,7 @@ pub(super) fn build(sources: &Sources, sections: &[Sexp]) -> Result<Conversion, 
         royal: Vec::new(),
         priorities: Vec::new(),
         turns: None,
+        order: None,
         pass_partial: false,
         deferred: false,
         first: None,
@@ -94,6 +98,8 @@ pub(super) fn build(sources: &Sources, sections: &[Sexp]) -> Result<Conversion, 
         });
     }
     let mut setup = None;
+    // The turn order after the pieces: it may name their move types.
+    let mut turn_order = None;
     // Goals last: they may name zones of the board.
     let mut goals = Vec::new();
     for sec in sections {
@@ -111,7 +117,7 @@ pub(super) fn build(sources: &Sources, sections: &[Sexp]) -> Result<Conversion, 
             }
             "piece" => b.piece(sec, args)?,
             "board-setup" => setup = Some(sec),
-            "turn-order" => b.turn_order(sec, args)?,
+            "turn-order" => turn_order = Some((sec, args)),
             "move-priorities" => {
                 b.priorities = args
                     .iter()
@@ -134,6 +140,9 @@ pub(super) fn build(sources: &Sources, sections: &[Sexp]) -> Result<Conversion, 
                 ));
             }
         }
+    }
+    if let Some((sec, args)) = turn_order {
+        b.turn_order(sec, args)?;
     }
     for (sec, h, args) in goals {
         b.goal(sec, &h, args)?;
@@ -160,6 +169,13 @@ pub(super) fn build(sources: &Sources, sections: &[Sexp]) -> Result<Conversion, 
         game,
         warnings: b.warnings,
     })
+}
+
+/// The player of a turn as the game file writes it: a name, or a table
+/// with a `player`.
+fn turn_player(turn: &Value) -> Option<&str> {
+    turn.as_str()
+        .or_else(|| turn.get("player").and_then(Value::as_str))
 }
 
 fn text_arg(args: &[Sexp]) -> String {
@@ -258,16 +274,11 @@ impl Build<'_> {
                 repeat = true;
                 continue;
             }
-            let Some(p) = a.atom() else {
-                return Err(self.err(a, "turns restricted to a move type are not supported yet"));
-            };
-            if !self.players.iter().any(|x| x == p) {
-                return Err(self.err(a, format!("'{p}' is not a player")));
-            }
+            let turn = self.turn(a)?;
             if repeat {
-                cycle.push(s(p));
+                cycle.push(turn);
             } else {
-                opening.push(s(p));
+                opening.push(turn);
             }
         }
         if !repeat {
@@ -276,8 +287,17 @@ impl Build<'_> {
         if cycle.is_empty() {
             return Err(self.err(form, "the turn order repeats nothing"));
         }
-        let first = opening.first().or(cycle.first()).and_then(|v| v.as_str());
-        self.first = self.players.iter().position(|p| Some(p.as_str()) == first);
+        let players_of = |list: &[Value]| -> Vec<usize> {
+            let index = |t: &Value| {
+                self.players
+                    .iter()
+                    .position(|p| Some(p.as_str()) == turn_player(t))
+            };
+            list.iter().filter_map(index).collect()
+        };
+        let order = (players_of(&opening), players_of(&cycle));
+        self.first = order.0.first().or(order.1.first()).copied();
+        self.order = Some(order);
         let plain: Vec<Value> = self.players.iter().map(|p| s(p.as_str())).collect();
         self.turns = if opening.is_empty() && cycle == plain {
             None
@@ -290,6 +310,93 @@ impl Build<'_> {
             ])))
         };
         Ok(())
+    }
+
+    /// One turn of `turn-order`: a player, or `(player [owner] [type])`
+    /// where the player moves the owner's pieces (Zillions: "White moves
+    /// Black's pieces"), only with moves of the move type. The game file
+    /// writes a player's name, or a table `{ player, pieces, type }`.
+    fn turn(&self, a: &Sexp) -> Result<Value, ZrfError> {
+        if let Some(p) = a.atom() {
+            self.player_name(a, p)?;
+            return Ok(s(p));
+        }
+        let Some((who, rest)) = a.list().and_then(|l| l.split_first()) else {
+            return Err(self.err(a, "a turn is a player or a list (player …)"));
+        };
+        let names = "a turn lists names: (player [owner of the pieces] [move type])";
+        let player = who.atom().ok_or_else(|| self.err(who, names))?;
+        self.player_name(who, player)?;
+        let mut t = table([("player", s(player))]);
+        for item in rest {
+            let name = item.atom().ok_or_else(|| self.err(item, names))?;
+            let key = if self.players.iter().any(|p| p == name) {
+                "pieces"
+            } else if self.move_types().contains(&name) {
+                "type"
+            } else {
+                return Err(self.err(
+                    item,
+                    format!("'{name}' in a turn is neither a player nor a move type of the pieces"),
+                ));
+            };
+            // The owner comes before the move type, each once.
+            if t.contains_key(key) || t.contains_key("type") {
+                return Err(self.err(item, names));
+            }
+            t.insert(key.into(), s(name));
+        }
+        Ok(if t.len() == 1 {
+            s(player)
+        } else {
+            Value::Table(t)
+        })
+    }
+
+    /// The players who may have moved just before a turn of `player`:
+    /// the one before it in the order of the players, or with a turn
+    /// order, the player of every turn right before one of its turns (none
+    /// before the game's first turn).
+    fn players_before(&self, player: usize) -> Vec<usize> {
+        let n = self.players.len();
+        let Some((opening, cycle)) = &self.order else {
+            return vec![(player + n - 1) % n];
+        };
+        let turns: Vec<usize> = opening.iter().chain(cycle).copied().collect();
+        let mut out = Vec::new();
+        for k in (0..turns.len()).filter(|&k| turns[k] == player) {
+            let before = match k {
+                // The first repeated turn follows the opening once, then
+                // the repeated part's last turn.
+                _ if k == opening.len() => vec![opening.last(), cycle.last()],
+                0 => Vec::new(),
+                _ => vec![turns.get(k - 1)],
+            };
+            for b in before.into_iter().flatten() {
+                if !out.contains(b) {
+                    out.push(*b);
+                }
+            }
+        }
+        out
+    }
+
+    /// Checks that `name` (written at `form`) is a player.
+    fn player_name(&self, form: &Sexp, name: &str) -> Result<(), ZrfError> {
+        if self.players.iter().any(|p| p == name) {
+            Ok(())
+        } else {
+            Err(self.err(form, format!("'{name}' is not a player")))
+        }
+    }
+
+    /// The move types the pieces' blocks name.
+    fn move_types(&self) -> Vec<&str> {
+        self.pieces
+            .iter()
+            .flat_map(|p| p.moves.iter().chain(&p.drops))
+            .filter_map(|(_, ty)| ty.as_deref())
+            .collect()
     }
 
     fn option(&mut self, form: &Sexp, args: &[Sexp]) -> Result<(), ZrfError> {
@@ -426,7 +533,7 @@ impl Build<'_> {
             };
             // These conditions are about the side to move; in the game file
             // they concern the player who just moved (the one before, in
-            // the order of the players).
+            // the turn order).
             let flipped = match (outcome, n) {
                 (_, 1) => outcome,
                 ("win", _) => "loss",
@@ -438,8 +545,12 @@ impl Build<'_> {
             } else {
                 for p in &who {
                     let i = self.players.iter().position(|x| x == p).unwrap_or(0);
-                    let before = &self.players[(i + n - 1) % n];
-                    lines.push(format!("{before}: {text} = {flipped}"));
+                    for before in self.players_before(i) {
+                        let line = format!("{}: {text} = {flipped}", self.players[before]);
+                        if !lines.contains(&line) {
+                            lines.push(line);
+                        }
+                    }
                 }
             }
         } else {

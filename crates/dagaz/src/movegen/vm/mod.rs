@@ -113,6 +113,19 @@ pub(crate) struct Env<'a> {
     pub player: usize,
     pub history: &'a [Ply],
     pub mode: Mode,
+    /// The move type the turn restricts moves to (`Turn::move_type`), if
+    /// it does: only ZRF blocks of that type start moves.
+    pub move_type: Option<u16>,
+}
+
+impl Env<'_> {
+    /// Whether `prog` may have moves in this turn: a turn restricted to a
+    /// move type has none of a program without ZRF blocks (its moves
+    /// have no type).
+    #[inline]
+    fn allows(&self, prog: &Program) -> bool {
+        self.move_type.is_none() || prog.zrf
+    }
 }
 
 /// Reusable interpreter state.
@@ -232,6 +245,9 @@ impl Vm {
         start: Square,
         out: &mut MoveList,
     ) -> Result<(), GenError> {
+        if !env.allows(prog) {
+            return Ok(());
+        }
         let stack = env.game.board_kind == crate::board::BoardKind::Stack;
         if !prog.split || stack || !matches!(env.mode, Mode::Generate) {
             self.run_from(env, cells, prog, start, None, out, out.len())?;
@@ -394,7 +410,7 @@ impl Vm {
         out: &mut MoveList,
         run_start: usize,
     ) -> Result<bool, GenError> {
-        if prog.ops.is_empty() {
+        if prog.ops.is_empty() || !env.allows(prog) {
             return Ok(false);
         }
         self.reset(env, cells, prog, start, run_start);

@@ -92,6 +92,7 @@ impl Vm {
                 self.settle(cells);
                 true
             }
+            ZrfOp::MoveType(t) => env.move_type.is_none_or(|only| only == t),
             ZrfOp::Partial { exit } => {
                 let exit = prog.targets[exit as usize];
                 self.push_frame(exit, PARTIAL, true, *cursor, *effects);
