@@ -188,6 +188,9 @@ pub enum ZrfOp {
     /// Set a flag of the cursor's square, for this path, to the value of
     /// condition `value` (ZRF's position flags).
     SetPositionFlag { flag: u8, value: u16 },
+    /// `add-copy`: a copy of the piece in hand stays on the square the
+    /// move started from; fails if that square is taken or the hand empty.
+    LeaveCopy,
     /// Set attribute `attr` of the moving piece (the piece in the hand) to
     /// the value of condition `value`; fails with an empty hand.
     SetAttribute { attr: u8, value: u16 },

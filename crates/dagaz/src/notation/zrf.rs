@@ -436,7 +436,8 @@ impl<'a, 'b> ZrfCompiler<'a, 'b> {
         Ok(())
     }
 
-    /// `add`, `(add T …)`, `add-partial`, `(add-partial type)`.
+    /// `add`, `(add T …)`, `add-partial`, `(add-partial type)`, and the
+    /// `add-copy` forms, which leave a copy of the piece where it started.
     fn add(
         &mut self,
         s: &Sexp,
@@ -464,9 +465,18 @@ impl<'a, 'b> ZrfCompiler<'a, 'b> {
         } else {
             types.into_iter().map(Some).collect()
         };
+        let word = s
+            .atom()
+            .map(str::to_ascii_lowercase)
+            .or_else(|| s.head().map(|(h, _)| h))
+            .unwrap_or_default();
+        let copy = word.starts_with("add-copy");
         let skip = self.emit(Op::Fork(0));
         for (k, ty) in choices.iter().enumerate() {
             let next = (k + 1 < choices.len()).then(|| self.emit(Op::Fork(0)));
+            if copy {
+                self.zrf(ZrfOp::LeaveCopy);
+            }
             if self.to_set {
                 self.zrf(ZrfOp::Back(TO));
             }

@@ -639,3 +639,27 @@ fn attributes_take_conditions_and_positions() {
         "{e}"
     );
 }
+
+#[test]
+fn add_copy_leaves_the_piece_where_it_was() {
+    let text = r#"
+(game
+  (title "Copies")
+  (players White Black)
+  (turn-order White Black)
+  (board (grid (dimensions ("a/b/c" (50 0)) ("1" (0 50))) (directions (e 1 0) (w -1 0))))
+  (piece (name Cell) (moves (e (verify empty?) add-copy) (e e (verify empty?) (add-copy Spore))))
+  (piece (name Spore))
+  (board-setup (White (Cell a1)) (Black (Spore c1))))
+"#;
+    let g = game("copies.zrf", text, 0);
+    let mut pos = g.initial_position();
+    assert_eq!(moves_in(&g, &mut pos), v(&["a1b1"]));
+    play(&g, &mut pos, "a1b1");
+    // Both the Cell and its copy are on the board.
+    assert!(
+        g.write_position(&pos).starts_with("CCs "),
+        "{}",
+        g.write_position(&pos)
+    );
+}

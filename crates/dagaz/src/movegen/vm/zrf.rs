@@ -87,6 +87,14 @@ impl Vm {
                 let on = self.cond(env, cells, *cursor, &prog.conds[value as usize]);
                 self.set_attribute(env, attr, on)
             }
+            ZrfOp::LeaveCopy => {
+                let from = self.from as usize;
+                let free = self.from != NONE && cells[from].is_empty();
+                if free && !self.hand.is_empty() {
+                    self.set_cell(cells, from, self.hand);
+                }
+                free && !self.hand.is_empty()
+            }
             ZrfOp::Swap => self.swap(env, cells, *cursor),
             ZrfOp::Settle => {
                 self.settle(cells);
