@@ -574,8 +574,6 @@ impl Generator {
     }
 }
 
-/// The players who may move in a free opening: whoever is in check must
-/// answer it first; otherwise every player.
 /// After a move has been made on `pos`: whether it brought back a position
 /// the ko rule forbids. The position hash covers the side to move, so
 /// equal hashes are equal situations.
@@ -606,6 +604,8 @@ fn brings_back(ko: Ko, pos: &Position) -> bool {
     }
 }
 
+/// The players who may move in a free opening: whoever is in check must
+/// answer it first; otherwise every player.
 fn free_movers(game: &Game, pos: &Position) -> Vec<usize> {
     let players = 0..game.players.len();
     let checked: Vec<usize> = players

@@ -186,19 +186,28 @@ struct Facts<'a> {
 }
 
 impl Facts<'_> {
-    /// The player who just moved: with a turn order, the side to move
-    /// before the last move (or, without a history, the player of the
-    /// turn before this one); else the player before the side to move.
+    /// The player who moved last, other than the side to move: with a
+    /// turn order, the latest player in the history who is not to move now
+    /// (a player with two turns in a row has just moved and moves again;
+    /// the goals speak of the other); without a history, the player of an
+    /// earlier turn; else the player before the side to move.
     fn last_mover(&self) -> usize {
         let n = self.game.players.len();
-        let plain = (self.pos.side() + n - 1) % n;
+        let side = self.pos.side();
+        let plain = (side + n - 1) % n;
         let Some(order) = &self.game.rules.turns else {
             return plain;
         };
-        match self.pos.history().last() {
-            Some(ply) if !ply.synthetic => ply.side_before as usize,
-            _ => order.player_before(self.pos.phase()).unwrap_or(plain),
-        }
+        let other = |p: &usize| *p != side;
+        self.pos
+            .history()
+            .iter()
+            .rev()
+            .take_while(|ply| !ply.synthetic)
+            .map(|ply| ply.side_before as usize)
+            .find(other)
+            .or_else(|| order.player_before(self.pos.phase()).filter(other))
+            .unwrap_or(plain)
     }
 
     /// The player `goal` concerns if its condition holds, else `None`.

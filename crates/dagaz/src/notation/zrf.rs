@@ -737,7 +737,7 @@ impl<'a, 'b> ZrfCompiler<'a, 'b> {
     fn predicate(&mut self, word: &str, args: &[Sexp], s: &Sexp) -> Result<Cond, NotationError> {
         let lower = word.to_ascii_lowercase();
         let (negated, name) = match lower.strip_prefix("not-") {
-            Some(rest) if rest.ends_with('?') => (true, rest),
+            Some(rest) if rest.ends_with('?') || self.attribute(rest).is_some() => (true, rest),
             _ => (false, lower.as_str()),
         };
         let (base, rest) = match name {

@@ -434,6 +434,8 @@ fn the_ko_option_is_the_ko_rule() {
     assert_eq!(after_one("false"), v(&["b1a1", "b1c1"]));
     let c = convert("strip.zrf", &text("situation"), 0, &include).unwrap();
     assert!(c.game.contains(r#"ko = "situation""#), "{}", c.game);
+    let c = convert("strip.zrf", &text("true"), 0, &include).unwrap();
+    assert!(c.game.contains(r#"ko = "simple""#), "{}", c.game);
     assert!(
         c.warnings.iter().all(|w| !w.contains("'ko'")),
         "{:?}",
@@ -661,5 +663,84 @@ fn add_copy_leaves_the_piece_where_it_was() {
         g.write_position(&pos).starts_with("CCs "),
         "{}",
         g.write_position(&pos)
+    );
+}
+
+#[test]
+fn attributes_that_are_not_true_or_false_are_warnings() {
+    // Dagaz's JavaScript reads numbers kept as attributes (Pasang's weights).
+    let text = ATTRIBUTES.replace(
+        "(attribute never-moved? true)",
+        "(attribute never-moved? true) (attribute weight 7)",
+    );
+    let c = convert("weights.zrf", &text, 0, &include).unwrap();
+    assert!(
+        c.warnings
+            .iter()
+            .any(|w| w.contains("attribute 'weight' is not true or false")),
+        "{:?}",
+        c.warnings
+    );
+    assert!(!c.game.contains("weight ="), "{}", c.game);
+}
+
+#[test]
+fn add_copy_changes_type_fails_on_a_taken_square_and_drops_as_add() {
+    // The copy of a piece that turns into a Spore stays a Cell; a block
+    // that fills its own start square first cannot leave a copy there.
+    let text = r#"
+(game
+  (title "Copies")
+  (players White Black)
+  (turn-order White Black)
+  (board (grid (dimensions ("a/b/c" (50 0)) ("1" (0 50))) (directions (e 1 0) (w -1 0))))
+  (piece (name Cell)
+    (moves (e (verify empty?) (add-copy Spore))
+           (e (verify empty?) (create Spore a1) add-copy)))
+  (piece (name Spore) (drops ((verify empty?) add-copy)))
+  (board-setup (White (Cell a1) (Spore off 1)) (Black (Spore c1))))
+"#;
+    let g = game("copies.zrf", text, 0);
+    let mut pos = g.initial_position();
+    assert_eq!(moves_in(&g, &mut pos), v(&["S*b1", "a1b1s"]));
+    play(&g, &mut pos, "a1b1s");
+    assert!(
+        g.write_position(&pos).starts_with("CSs"),
+        "{}",
+        g.write_position(&pos)
+    );
+}
+
+#[test]
+fn negated_attributes_need_no_question_mark() {
+    let text = ATTRIBUTES
+        .replace("never-moved?", "fresh")
+        .replace("(verify fresh) e", "(verify (not not-fresh)) e");
+    let g = game("attributes.zrf", &text, 0);
+    let mut pos = g.initial_position();
+    assert_eq!(moves_in(&g, &mut pos), v(&["a1b1", "a1c1"]));
+}
+
+#[test]
+fn a_player_stalemated_on_its_second_turn_loses() {
+    // White moves twice, then Black twice: White's first step leaves its
+    // Man against Black's, and White has no second move.
+    let text = r#"
+(game
+  (title "Twice")
+  (players White Black)
+  (turn-order White White Black Black)
+  (board (grid (dimensions ("a/b/c" (50 0)) ("1" (0 50))) (directions (e 1 0) (w -1 0))))
+  (piece (name Man) (moves (e (verify empty?) add)))
+  (board-setup (White (Man a1)) (Black (Man c1)))
+  (loss-condition (White Black) stalemated))
+"#;
+    let g = game("twice.zrf", text, 0);
+    let mut pos = g.initial_position();
+    play(&g, &mut pos, "a1b1");
+    let result = Generator::new().result(&g, &mut pos).unwrap();
+    assert!(
+        matches!(result, Some(dagaz::game::GameResult::Win { winner: 1, .. })),
+        "{result:?}"
     );
 }

@@ -243,7 +243,15 @@ impl Build<'_> {
                     let on = match value.atom().map(str::to_ascii_lowercase).as_deref() {
                         Some("true") => true,
                         Some("false") => false,
-                        _ => return Err(self.err(value, "an attribute's value is true or false")),
+                        // Dagaz's numbers and names (`(attribute weight 7)`)
+                        // are read by its JavaScript, not by ZRF blocks.
+                        _ => {
+                            self.warn(
+                                part,
+                                format!("attribute '{name}' is not true or false: ignored (the Dagaz project's JavaScript reads such values)"),
+                            );
+                            continue;
+                        }
                     };
                     p.attributes.retain(|(n, _)| n != name);
                     p.attributes.push((name.to_string(), on));
@@ -356,7 +364,8 @@ impl Build<'_> {
     /// The players who may have moved just before a turn of `player`:
     /// the one before it in the order of the players, or with a turn
     /// order, the player of every turn right before one of its turns (none
-    /// before the game's first turn).
+    /// before the game's first turn; not the player itself, when it has two
+    /// turns in a row: the goals speak of the other player then).
     fn players_before(&self, player: usize) -> Vec<usize> {
         let n = self.players.len();
         let Some((opening, cycle)) = &self.order else {
@@ -372,7 +381,9 @@ impl Build<'_> {
                 0 => Vec::new(),
                 _ => vec![turns.get(k - 1)],
             };
-            for b in before.into_iter().flatten() {
+            // A turn after the player's own turn: the goal speaks of the
+            // player who moved before that one.
+            for b in before.into_iter().flatten().filter(|b| **b != player) {
                 if !out.contains(b) {
                     out.push(*b);
                 }

@@ -87,13 +87,15 @@ impl Vm {
                 let on = self.cond(env, cells, *cursor, &prog.conds[value as usize]);
                 self.set_attribute(env, attr, on)
             }
+            // A drop has no start square: its copy is the piece dropped.
+            ZrfOp::LeaveCopy if self.from == NONE => true,
             ZrfOp::LeaveCopy => {
                 let from = self.from as usize;
-                let free = self.from != NONE && cells[from].is_empty();
-                if free && !self.hand.is_empty() {
+                let free = cells[from].is_empty() && !self.hand.is_empty();
+                if free {
                     self.set_cell(cells, from, self.hand);
                 }
-                free && !self.hand.is_empty()
+                free
             }
             ZrfOp::Swap => self.swap(env, cells, *cursor),
             ZrfOp::Settle => {
@@ -200,16 +202,18 @@ impl Vm {
         true
     }
 
-    /// `(add T)`: the piece in hand becomes a `T` of the same owner.
+    /// `(add T)`: the piece in hand becomes a `T` of the same owner,
+    /// keeping its attributes.
     pub(super) fn promote(&mut self, env: &Env, t: u16) -> bool {
         if self.hand.is_empty() {
             return false;
         }
         let game = env.game;
-        let owner = game.cells.info(self.hand).owner as usize;
+        let info = game.cells.info(self.hand);
         let tracks = game.pieces[t as usize].tracks_moved;
         let mover = self.hand_is_mover;
-        self.set_hand(game.cells.piece(t, owner, tracks), mover);
+        let new = kept_attributes(env, t, info.owner as usize, tracks, info.number);
+        self.set_hand(new, mover);
         if mover {
             self.log.push(Undo::Promoted(self.promoted));
             self.promoted = t;
@@ -265,8 +269,8 @@ impl Vm {
             }
             ZrfChange::Type(t) => {
                 let tracks = game.pieces[t as usize].tracks_moved;
-                game.cells
-                    .piece(t, info.owner as usize, tracks && info.moved)
+                let moved = tracks && info.moved;
+                kept_attributes(env, t, info.owner as usize, moved, info.number)
             }
             ZrfChange::Create(t) => game.cells.piece(t, env.player, false),
             ZrfChange::Capture => return false,
@@ -355,6 +359,16 @@ impl Vm {
         {
             f.continued = true;
         }
+    }
+}
+
+/// A piece of type `t`: with the attributes `number` holds in a game with
+/// attributes, else as the type is created.
+fn kept_attributes(env: &Env, t: u16, owner: usize, moved: bool, number: u16) -> Cell {
+    let cells = &env.game.cells;
+    match env.game.attributes.is_empty() {
+        true => cells.piece(t, owner, moved),
+        false => cells.numbered_piece(t, owner, moved, number),
     }
 }
 
