@@ -685,11 +685,9 @@ impl<'g> Searcher<'g> {
                 continue;
             }
             self.game.make(pos, mv);
-            let skip = match &legality {
-                Some(legality) => !self.generator.allows(self.game, pos, mv, legality)?,
-                None => false,
-            } || (!in_check && self.losing_capture(pos, mv));
-            if skip {
+            if let Some(legality) = &legality
+                && !self.generator.allows(self.game, pos, mv, legality)?
+            {
                 self.game.undo(pos, mv);
                 continue;
             }
@@ -772,22 +770,6 @@ impl<'g> Searcher<'g> {
                     .map_or(1, |p| p.value.max(1) as i64)
             })
             .sum()
-    }
-
-    /// After capture `mv` has been made: whether it loses material by a
-    /// one-exchange estimate, the capturing piece being worth more than
-    /// what it took and standing where another player can take it. A
-    /// promotion is never counted losing (its gain is not in the victims).
-    fn losing_capture(&self, pos: &Position, mv: MoveRef) -> bool {
-        if mv.header.promotion().is_some() || self.mover_value(mv) <= self.victims(mv) {
-            return false;
-        }
-        mv.header.to().is_some_and(|sq| {
-            !pos.cell(sq).is_empty()
-                && self
-                    .game
-                    .square_attacked(pos, sq, mv.header.player as usize)
-        })
     }
 
     fn mover_value(&self, mv: MoveRef) -> i64 {

@@ -260,6 +260,8 @@ pub enum Cond {
     Square(Square, Box<Cond>),
     /// The condition on the square of a register; false if it is unset.
     Register(u8, Box<Cond>),
+    /// The condition on the square the move started from; false in a drop.
+    From(Box<Cond>),
     Not(Box<Cond>),
     And(Vec<Cond>),
     Or(Vec<Cond>),

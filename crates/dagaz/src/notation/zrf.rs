@@ -819,6 +819,7 @@ impl<'a, 'b> ZrfCompiler<'a, 'b> {
         Ok(match word.to_ascii_lowercase().as_str() {
             "mark" => Cond::Register(MARK, inner),
             "to" => Cond::Register(TO, inner),
+            "from" => Cond::From(inner),
             _ => match self.direction(word) {
                 Some(d) => Cond::Step(d, inner),
                 None => match self.ctx.topology.square(word) {
@@ -855,9 +856,11 @@ fn cond_uses_attacks(c: &Cond) -> bool {
             t,
             Test::Attacked | Test::NotAttacked | Test::Protected | Test::NotProtected
         ),
-        Cond::Not(c) | Cond::Step(_, c) | Cond::Square(_, c) | Cond::Register(_, c) => {
-            cond_uses_attacks(c)
-        }
+        Cond::Not(c)
+        | Cond::Step(_, c)
+        | Cond::Square(_, c)
+        | Cond::Register(_, c)
+        | Cond::From(c) => cond_uses_attacks(c),
         Cond::And(cs) | Cond::Or(cs) => cs.iter().any(cond_uses_attacks),
         _ => false,
     }

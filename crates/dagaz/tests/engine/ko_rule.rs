@@ -8,8 +8,9 @@ use dagaz::load::load_str;
 
 use crate::common::{moves_in, play, v};
 
-fn strip(ko: &str) -> Game {
-    let source = format!(
+/// The strip's game file, with `ko` among its rules (line 15).
+fn strip_source(ko: &str) -> String {
+    format!(
         r#"
 [game]
 name = "strip"
@@ -29,8 +30,11 @@ move_any_piece = true
 [setup]
 fen = "S2 w - - 0 1"
 "#
-    );
-    load_str(&source, "strip.toml", "strip").unwrap_or_else(|e| panic!("{e}"))
+    )
+}
+
+fn strip(ko: &str) -> Game {
+    load_str(&strip_source(ko), "strip.toml", "strip").unwrap_or_else(|e| panic!("{e}"))
 }
 
 #[test]
@@ -78,23 +82,10 @@ fn simple_ko_forbids_restoring_the_movers_previous_result() {
 
 #[test]
 fn an_unknown_ko_reading_is_a_located_error() {
-    let source = r#"
-[game]
-name = "strip"
-players = ["White", "Black"]
-[board]
-grid = "a-c x 1"
-[pieces.Stone]
-letter = "S"
-moves = "*"
-[rules]
-ko = "super"
-[setup]
-fen = "S2 w - - 0 1"
-"#;
-    let e = load_str(source, "strip.toml", "strip")
+    let source = strip_source(r#"ko = "super""#);
+    let e = load_str(&source, "strip.toml", "strip")
         .unwrap_err()
         .to_string();
     assert!(e.contains("rules.ko: 'super'"), "{e}");
-    assert!(e.contains("strip.toml:11"), "{e}");
+    assert!(e.contains("strip.toml:15"), "{e}");
 }

@@ -719,6 +719,11 @@ fn negated_attributes_need_no_question_mark() {
     let g = game("attributes.zrf", &text, 0);
     let mut pos = g.initial_position();
     assert_eq!(moves_in(&g, &mut pos), v(&["a1b1", "a1c1"]));
+    // Asked of the start square after the cursor has left it.
+    let text = text.replace("(verify (not not-fresh)) e", "e (verify (fresh from))");
+    let g = game("attributes.zrf", &text, 0);
+    let mut pos = g.initial_position();
+    assert_eq!(moves_in(&g, &mut pos), v(&["a1b1", "a1c1"]));
 }
 
 #[test]

@@ -141,6 +141,10 @@ impl Vm {
                 NONE => false,
                 sq => self.cond(env, cells, Square(sq), inner),
             },
+            Cond::From(inner) => match self.from {
+                NONE => false,
+                sq => self.cond(env, cells, Square(sq), inner),
+            },
             Cond::Not(inner) => !self.cond(env, cells, at, inner),
             Cond::And(parts) => parts.iter().all(|p| self.cond(env, cells, at, p)),
             Cond::Or(parts) => parts.iter().any(|p| self.cond(env, cells, at, p)),
