@@ -62,7 +62,10 @@ impl Material {
             })
             .collect();
         Material {
-            values: learned_values(game)
+            values: game
+                .learned_values
+                .get_or_init(|| learned_values(game))
+                .clone()
                 .unwrap_or_else(|| game.pieces.iter().map(|p| p.value).collect()),
             square_values: game
                 .pieces

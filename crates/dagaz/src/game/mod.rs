@@ -469,6 +469,9 @@ pub struct Game {
     /// `[o]` flags per player.
     pub once_flags: u16,
     pub(crate) attacks: Attacks,
+    /// Piece values the AI works out for a game whose file values no
+    /// piece (`ai::eval::learned_values`), once per loaded game.
+    pub(crate) learned_values: std::sync::OnceLock<Option<Vec<i32>>>,
     pub(crate) handlers: [Option<Arc<dyn Handler>>; 10],
     /// Decides when the game is over before the goals do (`[handlers] end`).
     pub(crate) end_rule: Option<Arc<dyn EndRule>>,

@@ -356,6 +356,7 @@ impl Loader<'_> {
             fen,
             once_flags: compiled.once_flags,
             attacks: Attacks::default(),
+            learned_values: Default::default(),
             handlers,
             end_rule,
             uses_priorities,
