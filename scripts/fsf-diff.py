@@ -130,9 +130,14 @@ SAN_SKIP = {"judkins", "gorogoro", "yarishogi", "okisakishogi", "checkshogi", "e
 # Fairy-Stockfish marks no check where its King is not royal in its own
 # terms (a piece whose loss ends the game: atomic, whose lichess records
 # do mark checks, and petrified), for coregal's royal Queen, and for one
-# of spartan's two Kings.
+# of spartan's two Kings. In fortress (mobility regions) its SAN marks
+# check by a piece standing outside its region, whose moves (and so its
+# attacks) the region forbids: after 27. f8=N in
+# 1nb4r/r1pk1Pnp/1p2p1p1/pp1P2b1/2P5/PQ5P/5P2/RNB1K1NR w - - 1 27 it writes
+# `f8=N+`, while its own `gives_check` says no and Black's legal replies
+# include c8b7, which no check allows.
 SAN_NO_CHECK_MARKS = {"chess:atomic", "chess:atomic960", "chess:nocheckatomic", "petrified",
-                      "coregal", "spartan"}
+                      "coregal", "spartan", "fortress"}
 
 
 def compare_san(game, name, variant, fen):
