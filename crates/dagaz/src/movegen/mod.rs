@@ -257,41 +257,18 @@ impl Generator {
         if free && game.rules.royal_safety {
             // Every player moves in the free phase: each move must keep its
             // own mover's royal pieces safe.
-            self.keep.clear();
-            for i in 0..out.len() {
-                let mv = out.get(i);
-                game.make(pos, mv);
-                self.keep
-                    .push(!game.royal_attacked(pos, mv.header.player as usize));
-                game.undo(pos, mv);
-            }
-            let keep = &self.keep;
-            out.retain_indices(|i| keep[i]);
+            self.keep_when_made(game, pos, out, |pos, mv| {
+                !game.royal_attacked(pos, mv.header.player as usize)
+            });
         }
         if let Some(guard) = guard {
-            self.keep.clear();
-            for i in 0..out.len() {
-                let mv = out.get(i);
-                game.make(pos, mv);
-                self.keep.push(guard.safe_after(game, pos, mv));
-                game.undo(pos, mv);
-            }
-            let keep = &self.keep;
-            out.retain_indices(|i| keep[i]);
+            self.keep_when_made(game, pos, out, |pos, mv| guard.safe_after(game, pos, mv));
         }
         if !game.rules.no_drop_mate.is_empty() {
             self.forbid_drop_mates(game, pos, out)?;
         }
         if let Some(ko) = game.rules.ko {
-            self.keep.clear();
-            for i in 0..out.len() {
-                let mv = out.get(i);
-                game.make(pos, mv);
-                self.keep.push(!brings_back(ko, pos));
-                game.undo(pos, mv);
-            }
-            let keep = &self.keep;
-            out.retain_indices(|i| keep[i]);
+            self.keep_when_made(game, pos, out, |pos, _| !brings_back(ko, pos));
         }
         if let Some(rule) = game.end_rule.as_ref().filter(|r| r.forbids_moves()) {
             self.keep.clear();
@@ -363,6 +340,26 @@ impl Generator {
             out.push(header, &[], &[]);
         }
         Ok(())
+    }
+
+    /// Keeps the moves of `out` for which `test` holds once the move is
+    /// made on `pos` (each is taken back after).
+    fn keep_when_made(
+        &mut self,
+        game: &Game,
+        pos: &mut Position,
+        out: &mut MoveList,
+        mut test: impl FnMut(&mut Position, MoveRef) -> bool,
+    ) {
+        self.keep.clear();
+        for i in 0..out.len() {
+            let mv = out.get(i);
+            game.make(pos, mv);
+            self.keep.push(test(pos, mv));
+            game.undo(pos, mv);
+        }
+        let keep = &self.keep;
+        out.retain_indices(|i| keep[i]);
     }
 
     /// Sets `gives_check` on the moves that attack another player's royal
