@@ -122,6 +122,24 @@ pub fn learned_values(game: &Game) -> Option<Vec<i32>> {
     Some(values)
 }
 
+/// The value of the least valuable piece that is not royal (a chess or
+/// shogi pawn: 100), from the file's values or the learned ones: the unit
+/// of the search's pruning margins. 100 when no piece has a value.
+pub fn smallest_value(game: &Game) -> i32 {
+    let learned = game.learned_values.get_or_init(|| learned_values(game));
+    let values: Vec<i32> = match learned {
+        Some(v) => v.clone(),
+        None => game.pieces.iter().map(|p| p.value).collect(),
+    };
+    values
+        .iter()
+        .zip(&game.pieces)
+        .filter(|(v, p)| **v > 0 && !p.royal)
+        .map(|(v, _)| *v)
+        .min()
+        .unwrap_or(100)
+}
+
 impl Material {
     /// Heap boards: pieces belong to nobody; each player counts the pieces
     /// on the squares its hints value (a mancala store), as it sees them.

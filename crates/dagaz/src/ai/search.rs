@@ -16,7 +16,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
-use super::eval::{Evaluator, Material};
+use super::eval::{Evaluator, Material, smallest_value};
 use super::table::{Bound, Entry, Table};
 use super::{Choice, Control, Limit};
 use crate::game::{Game, GameResult};
@@ -50,6 +50,17 @@ const MAX_THREADS: usize = 64;
 /// Null-move pruning searches this many plies shallower (one more from
 /// depth 7).
 const NULL_R: u32 = 2;
+/// Pruning near the leaves (in the games null moves are used in, at
+/// null-window nodes up to this depth, not in check): reverse futility,
+/// futility and late-move pruning.
+const PRUNE_DEPTH: u32 = 3;
+/// Reverse futility: a node whose static score beats the bound by this
+/// many hundredths of the least piece's value per ply of depth is cut.
+const REVERSE_FUTILITY: i32 = 100;
+/// Futility: at a node whose static score plus this many hundredths of the
+/// least piece's value per ply of depth cannot reach the bound, quiet
+/// moves after the first are not searched (unless they give check).
+const FUTILITY: i32 = 150;
 
 /// Where a node of the search stands.
 #[derive(Clone, Copy)]
@@ -98,6 +109,9 @@ pub struct Searcher<'g> {
     /// royal pieces must not be left attacked (the chess, shogi and
     /// xiangqi families), where zugzwang is rare.
     null_moves: bool,
+    /// The least piece's value ([`smallest_value`]): the unit of the
+    /// pruning margins.
+    unit: i32,
 }
 
 impl<'g> Searcher<'g> {
@@ -131,6 +145,7 @@ impl<'g> Searcher<'g> {
             null_moves: !game.royal_types().is_empty()
                 && game.rules.royal_safety
                 && game.players.len() == 2,
+            unit: smallest_value(game),
         }
     }
 
@@ -448,9 +463,27 @@ impl<'g> Searcher<'g> {
             }
         }
         let maximising = pos.side() == self.root;
+        // The static score, at the nodes near the leaves that may be pruned.
+        let stand = self
+            .may_prune(node, (*alpha, *beta))
+            .then(|| self.static_score(pos, list.len(), maximising));
+        if let Some(bound) =
+            stand.and_then(|s| self.reverse_futility(s, node, maximising, (*alpha, *beta)))
+        {
+            return Ok(bound);
+        }
         if let Some(score) = self.null_move_cutoff(pos, node, maximising, (*alpha, *beta))? {
             return Ok(score);
         }
+        let futile = stand.is_some_and(|s| {
+            let margin = self.unit * FUTILITY * depth as i32 / 100;
+            if maximising {
+                s + margin <= *alpha
+            } else {
+                s - margin >= *beta
+            }
+        });
+        let late = 3 + 2 * (depth * depth) as usize;
         let (alpha0, beta0) = (*alpha, *beta);
         let order = self.order(list, ply, tt_move);
         let mut best = if maximising { -INF } else { INF };
@@ -471,8 +504,14 @@ impl<'g> Searcher<'g> {
             } else {
                 0
             };
+            // Futility and late-move pruning: quiet moves after the first
+            // legal one, at a node that cannot reach its bound or far down
+            // the list, unless they give check.
+            let prunable = stand.is_some() && quiet && n >= 1 && (futile || n >= late);
             self.game.make(pos, mv);
-            if !self.generator.allows(self.game, pos, mv, &legality)? {
+            if !self.generator.allows(self.game, pos, mv, &legality)?
+                || (prunable && !self.gives_check(pos))
+            {
                 self.game.undo(pos, mv);
                 continue;
             }
@@ -570,6 +609,48 @@ impl<'g> Searcher<'g> {
         Ok((holds && !self.stopped).then_some(bound))
     }
 
+    /// Whether pruning near the leaves applies at `node`: a null-window
+    /// node (not on the principal variation) of depth up to
+    /// `PRUNE_DEPTH`, not in check, in a game where null moves are used.
+    fn may_prune(&self, node: Node, (alpha, beta): (i32, i32)) -> bool {
+        self.null_moves
+            && !node.in_check
+            && node.depth <= PRUNE_DEPTH
+            && beta.saturating_sub(alpha) == 1
+            && alpha.abs() < WIN - 1000
+    }
+
+    /// Reverse futility pruning: the bound, if the static score `stand`
+    /// beats it by a margin that grows with the depth.
+    fn reverse_futility(
+        &self,
+        stand: i32,
+        node: Node,
+        maximising: bool,
+        (alpha, beta): (i32, i32),
+    ) -> Option<i32> {
+        let margin = self.unit * REVERSE_FUTILITY * node.depth as i32 / 100;
+        if maximising {
+            (stand - margin >= beta).then_some(beta)
+        } else {
+            (stand + margin <= alpha).then_some(alpha)
+        }
+    }
+
+    /// The position's static score: the evaluation plus the mobility of
+    /// the side to move (`moves` moves; `maximising`: it is the root's
+    /// player).
+    fn static_score(&self, pos: &Position, moves: usize, maximising: bool) -> i32 {
+        let mobility = MOBILITY * moves as i32 * if maximising { 1 } else { -1 };
+        self.eval.evaluate(self.game, pos, self.root) + mobility
+    }
+
+    /// After a move: whether it attacks the royal piece of the side now
+    /// to move.
+    fn gives_check(&self, pos: &Position) -> bool {
+        self.checks && self.game.royal_attacked(pos, pos.side())
+    }
+
     /// Whether the side to move has a piece that is neither royal nor a
     /// pawn (a piece that restarts the no-progress clock).
     fn has_big_piece(&self, pos: &Position) -> bool {
@@ -649,8 +730,7 @@ impl<'g> Searcher<'g> {
             return Ok(self.result_score(&result, ply));
         }
         let maximising = pos.side() == self.root;
-        let mobility = MOBILITY * list.len() as i32 * if maximising { 1 } else { -1 };
-        let stand = self.eval.evaluate(self.game, pos, self.root) + mobility;
+        let stand = self.static_score(pos, list.len(), maximising);
         if maximising {
             if stand >= *beta {
                 return Ok(stand);
