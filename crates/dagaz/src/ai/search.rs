@@ -3,7 +3,8 @@
 //! killers, history), principal-variation search (every move after the
 //! first tried with a null window first), aspiration windows at the root,
 //! late-move reductions of quiet moves, a check extension, null-move
-//! pruning, and quiescence on captures (with delta pruning). Where the
+//! pruning, reverse futility, futility and late-move pruning near the
+//! leaves, and quiescence on captures (with delta pruning). Where the
 //! game allows it, moves are generated pseudo-legal and tested for
 //! legality only when the search makes them.
 //!
