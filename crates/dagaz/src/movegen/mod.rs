@@ -489,6 +489,9 @@ impl Generator {
         if game.rules.ko.is_some_and(|ko| brings_back(ko, pos)) {
             return Ok(false);
         }
+        if game.rules.no_drop_mate.is_empty() {
+            return Ok(true);
+        }
         self.drop_mates(game, pos, mv).map(|mates| !mates)
     }
 
