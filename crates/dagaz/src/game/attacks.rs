@@ -56,11 +56,19 @@ pub(crate) struct Node {
     /// is in `ray_mask`. `NO_RAY` if none.
     pub(crate) ray_dir: u8,
     pub(crate) ray_mask: u64,
+    /// A hopper's line on the ray (a cannon's): the first piece the ray
+    /// meets, if not an attacker and if it passes these conditions, is a
+    /// screen, and a second ray goes on beyond it in `ray_dir`, where the
+    /// first piece met attacks if its type is in `hop_mask`. `NO_HOP` if
+    /// none.
+    pub(crate) hop_conds: u16,
+    pub(crate) hop_mask: u64,
     /// No edges, no ray, no conditional terminals: a plain leaf.
     pub(crate) leaf: bool,
 }
 
 pub(crate) const NO_RAY: u8 = u8::MAX;
+pub(crate) const NO_HOP: u16 = u16::MAX;
 
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Edge {
@@ -444,11 +452,17 @@ impl TrieBuilder {
                 let room = self.geometry.room(b.offset, d)?;
                 (len >= room).then_some((d, mask))
             });
+            let hop = match (ray, empty) {
+                (None, Some(empty)) => self.hop_line(b, empty),
+                _ => None,
+            };
+            let ray = ray.or(hop.map(|h| (h.dir, h.mask)));
             let edges: Vec<(u16, Dir, u32)> = b
                 .edges
                 .iter()
                 .copied()
                 .filter(|&(c, d, _)| !(Some(c) == empty && ray.is_some_and(|(rd, _)| rd == d)))
+                .filter(|&(c, d, _)| !hop.is_some_and(|h| h.dir == d && h.conds == c))
                 .collect();
             let mut node = Node {
                 mask: 0,
@@ -458,6 +472,8 @@ impl TrieBuilder {
                 edge_len: edges.len() as u16,
                 ray_dir: ray.map_or(NO_RAY, |(d, _)| d.0),
                 ray_mask: ray.map_or(0, |(_, m)| m),
+                hop_conds: hop.map_or(NO_HOP, |h| h.conds),
+                hop_mask: hop.map_or(0, |h| h.hop_mask),
                 leaf: false,
             };
             for &(piece, conds) in &b.terms {
@@ -489,7 +505,97 @@ impl TrieBuilder {
     }
 }
 
+/// A hopper's line found by [`TrieBuilder::hop_line`].
+#[derive(Clone, Copy)]
+struct HopLine {
+    dir: Dir,
+    /// Attackers met first on the line (a chariot).
+    mask: u64,
+    /// The screen's conditions.
+    conds: u16,
+    /// Attackers met first beyond the screen (a cannon).
+    hop_mask: u64,
+}
+
 impl TrieBuilder {
+    /// If node `b` starts a hopper's line in some direction: an "empty"
+    /// edge on to a chain ([`TrieBuilder::hop_tail`]) and an edge with
+    /// the screen's conditions to a plain ray, both running as far as the
+    /// analysed extent allows, so that the whole line can be walked as a
+    /// ray with a screen.
+    fn hop_line(&self, b: &BuildNode, empty: u16) -> Option<HopLine> {
+        b.edges.iter().find_map(|&(c, d, child)| {
+            if c != empty {
+                return None;
+            }
+            let mut screens = b
+                .edges
+                .iter()
+                .filter(|&&(sc, sd, _)| sd == d && sc != empty);
+            let (conds, _, beyond) = *screens.next()?;
+            if screens.next().is_some() || conds == 0 {
+                return None;
+            }
+            let room = self.geometry.room(b.offset, d)?;
+            let (hop_mask, len) = self.ray_tail(beyond as usize, d, empty)?;
+            let (mask, tail_hop, tail_len) = self.hop_tail(child as usize, d, empty, conds)?;
+            let same_hop = tail_hop.is_none_or(|m| m == hop_mask);
+            (len >= room && tail_len >= room && same_hop).then_some(HopLine {
+                dir: d,
+                mask,
+                conds,
+                hop_mask,
+            })
+        })
+    }
+
+    /// If node `n` and all its descendants along `dir` form a hopper's
+    /// line: each has the same unconditional attackers, an "empty" edge on
+    /// in `dir` and an edge with the screen's conditions `hop` to a plain
+    /// ray in `dir` (both may be missing only where the extent ends), the
+    /// rays all with the same attackers. Returns the attackers, the rays'
+    /// attackers (`None` if no node has room for one) and the length in
+    /// nodes.
+    fn hop_tail(
+        &self,
+        n: usize,
+        dir: Dir,
+        empty: u16,
+        hop: u16,
+    ) -> Option<(u64, Option<u64>, usize)> {
+        let b = &self.nodes[n];
+        if b.terms.iter().any(|&(p, c)| c != 0 || p >= 64) {
+            return None;
+        }
+        let mask = b.terms.iter().fold(0u64, |m, &(p, _)| m | 1 << p);
+        let room = self.geometry.room(b.offset, dir)?;
+        let (mut next, mut screen) = (None, None);
+        for &(c, d, child) in &b.edges {
+            match (d == dir, c) {
+                (true, c) if c == empty && next.is_none() => next = Some(child as usize),
+                (true, c) if c == hop && screen.is_none() => screen = Some(child as usize),
+                _ => return None,
+            }
+        }
+        let hop_mask = match screen {
+            Some(p) => {
+                let (m, len) = self.ray_tail(p, dir, empty)?;
+                (len >= room).then_some(Some(m))?
+            }
+            None if room == 0 => None,
+            None => return None,
+        };
+        let Some(next) = next else {
+            return (room == 0).then_some((mask, hop_mask, 1));
+        };
+        let (m, tail_hop, len) = self.hop_tail(next, dir, empty, hop)?;
+        let joined = match (hop_mask, tail_hop) {
+            (Some(a), Some(b)) if a != b => return None,
+            (a, b) => a.or(b),
+        };
+        (m == mask).then_some((mask, joined, len + 1))
+    }
+
     /// If node `n` and all its descendants form a plain chain in `dir`
     /// (each has the same unconditional attackers and only an "empty" edge
     /// on in `dir`), the attackers' mask and the chain's length in nodes.

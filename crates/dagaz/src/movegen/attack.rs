@@ -6,7 +6,9 @@
 
 use super::vm::{Env, Mode, Vm};
 use crate::board::{Dir, Square};
-use crate::game::attacks::{AttackTable, Cond, EDGE_EMPTY, EDGE_FREE, EDGE_OCCUPIED, NO_RAY};
+use crate::game::attacks::{
+    AttackTable, Cond, EDGE_EMPTY, EDGE_FREE, EDGE_OCCUPIED, NO_HOP, NO_RAY, Node,
+};
 use crate::game::{Game, RoyalCheck};
 use crate::position::{Cell, MoveList, NO_PIECE, Ply, Position, squares_of};
 
@@ -364,23 +366,9 @@ impl AttackTable {
                 }
             }
         }
-        if node.ray_dir != NO_RAY {
-            if c.is_empty() {
-                if self.ray(
-                    game,
-                    view,
-                    by,
-                    exclude,
-                    rec,
-                    sq,
-                    Dir(node.ray_dir),
-                    node.ray_mask,
-                ) {
-                    return true;
-                }
-            } else {
-                rec.blocked_ray(sq, Dir(node.ray_dir), node.ray_mask, by);
-            }
+        if node.ray_dir != NO_RAY && self.node_ray(game, view, history, by, exclude, rec, node, sq)
+        {
+            return true;
         }
         let edges = &self.edges[node.edge_at as usize..][..node.edge_len as usize];
         for e in edges {
@@ -434,26 +422,90 @@ impl AttackTable {
     /// Follows a compressed ray from `sq` (which is empty).
     #[allow(clippy::too_many_arguments)]
     #[inline]
+    /// The compressed ray of `node`, standing on `sq`: from `sq` if it
+    /// is empty; beyond it if it is a hopper's screen.
+    #[allow(clippy::too_many_arguments)]
+    fn node_ray<R: Recorder>(
+        &self,
+        game: &Game,
+        view: &View,
+        history: &[Ply],
+        by: usize,
+        exclude: Option<Square>,
+        rec: &mut R,
+        node: &Node,
+        sq: Square,
+    ) -> bool {
+        let dir = Dir(node.ray_dir);
+        let c = view.get(sq);
+        let hop = (node.hop_conds != NO_HOP).then_some((node.hop_conds, node.hop_mask));
+        if hop.is_some() {
+            // A piece that comes here may become a screen.
+            rec.strict(sq);
+        }
+        if c.is_empty() {
+            return self.ray(
+                game,
+                view,
+                history,
+                by,
+                exclude,
+                rec,
+                sq,
+                dir,
+                node.ray_mask,
+                hop,
+            );
+        }
+        rec.blocked_ray(sq, dir, node.ray_mask, by);
+        let Some((conds, hop_mask)) = hop else {
+            return false;
+        };
+        self.conds_hold(game, c, history, by, conds, sq)
+            && self.ray(
+                game, view, history, by, exclude, rec, sq, dir, hop_mask, None,
+            )
+    }
+
+    /// Steps from `sq` in `dir` over empty squares; the first piece met
+    /// attacks if its type is in `mask`. With `hop` (a hopper's line: the
+    /// screen's conditions and the attackers beyond it), a first piece that
+    /// does not attack but passes the conditions is a screen, and a ray
+    /// with the attackers beyond goes on from it. Every square of a
+    /// hopper's line before the screen is strict: a piece that comes there
+    /// may become a screen.
+    #[allow(clippy::too_many_arguments)]
     fn ray<R: Recorder>(
         &self,
         game: &Game,
         view: &View,
+        history: &[Ply],
         by: usize,
         exclude: Option<Square>,
         rec: &mut R,
         mut sq: Square,
         dir: Dir,
         mask: u64,
+        hop: Option<(u16, u64)>,
     ) -> bool {
         while let Some(next) = game.topology.step(sq, dir) {
             rec.read(next);
+            if hop.is_some() {
+                rec.strict(next);
+            }
             let c = view.get(next);
             if !c.is_empty() {
                 if Some(next) != exclude && self.holds(game, c, by, mask) {
                     return true;
                 }
-                rec.blocked_ray(next, dir, mask, by);
-                return false;
+                let Some((conds, hop_mask)) = hop else {
+                    rec.blocked_ray(next, dir, mask, by);
+                    return false;
+                };
+                return self.conds_hold(game, c, history, by, conds, next)
+                    && self.ray(
+                        game, view, history, by, exclude, rec, next, dir, hop_mask, None,
+                    );
             }
             sq = next;
         }
