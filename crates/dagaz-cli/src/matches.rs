@@ -77,6 +77,7 @@ pub fn run(game: &Arc<Game>, spec: &MatchSpec) -> Result<(), String> {
     let (tx, rx) = mpsc::channel::<Result<(u32, Record), String>>();
     let mut tally = Tally::default();
     let mut records: Vec<(u32, Record)> = Vec::new();
+    let mut forfeits = 0u32;
     std::thread::scope(|scope| -> Result<(), String> {
         for _ in 0..spec.threads.max(1) {
             let tx = tx.clone();
@@ -131,6 +132,10 @@ pub fn run(game: &Arc<Game>, spec: &MatchSpec) -> Result<(), String> {
                 GameResult::Win { .. } => tally.b += 1,
                 GameResult::Draw { .. } => tally.draws += 1,
             }
+            if let Some(why) = &record.forfeit {
+                forfeits += 1;
+                bar.suspend(|| say!("game {} lost by forfeit: {why}", i + 1));
+            }
             bar.inc(1);
             bar.suspend(|| {
                 say!(
@@ -161,6 +166,13 @@ pub fn run(game: &Arc<Game>, spec: &MatchSpec) -> Result<(), String> {
         tally.draws,
         tally.score() * 100.0
     );
+    if forfeits > 0 {
+        say!(
+            "{forfeits} of the {} games were lost by an illegal move (see above): \
+             the result measures the engines' protocol, not their play",
+            tally.games()
+        );
+    }
     if elo.is_finite() {
         say!("Elo difference of A over B: {elo:+.0} ± {margin:.0} (95%)");
     } else {

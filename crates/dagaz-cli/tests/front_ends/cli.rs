@@ -267,6 +267,38 @@ fn match_against_an_external_uci_engine() {
     );
 }
 
+/// An engine that answers every `go` with an illegal move loses each game
+/// by forfeit, and the match says so instead of reporting only a score.
+#[test]
+fn a_match_reports_games_lost_by_illegal_moves() {
+    let dir = std::env::temp_dir().join(format!("dagaz-forfeit-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let script = dir.join("engine.sh");
+    std::fs::write(
+        &script,
+        "while read line; do case \"$line\" in uci) echo uciok;; isready) echo readyok;; \
+         go*) echo 'bestmove a1a1';; quit) exit 0;; esac; done\n",
+    )
+    .unwrap();
+    let engine = format!("uci:/bin/sh {}@d1", script.display());
+    let o = dagaz(
+        &[
+            "match", "chess", "--a", "random", "--b", &engine, "--games", "2",
+        ],
+        "",
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(out.contains("game 1 lost by forfeit: "), "{out}");
+    assert!(out.contains("played the illegal move a1a1"), "{out}");
+    assert!(
+        out.contains("2 of the 2 games were lost by an illegal move"),
+        "{out}"
+    );
+    assert!(out.contains("result: A 2 wins, B 0 wins"), "{out}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 #[test]
 fn match_prints_running_results_and_elo() {
     let dir = std::env::temp_dir().join(format!("dagaz-match-{}", std::process::id()));

@@ -29,6 +29,9 @@ pub struct Record {
     /// Moves in the move text of the game.
     pub moves: Vec<String>,
     pub result: GameResult,
+    /// Why the game was lost by forfeit (an engine played an illegal
+    /// move), if it was.
+    pub forfeit: Option<String>,
 }
 
 /// Whoever chooses one side's moves in a match game: a built-in
@@ -106,6 +109,7 @@ pub fn play_between(
     let record = |session: &Session, result: GameResult| Record {
         moves: session.texts().to_vec(),
         result,
+        forfeit: None,
     };
     for ply in 0..setup.max_plies {
         if let Some(result) = session.result() {
@@ -123,7 +127,9 @@ pub fn play_between(
             Ok(None) => break,
             Err(PlayerError::Illegal { player, text }) => {
                 let reason = format!("{player} played the illegal move {text}");
-                return Ok(record(&session, forfeit(seat, game.players.len(), reason)));
+                let mut lost = record(&session, forfeit(seat, game.players.len(), reason.clone()));
+                lost.forfeit = Some(reason);
+                return Ok(lost);
             }
             Err(e) => return Err(e),
         };
