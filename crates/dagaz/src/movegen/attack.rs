@@ -419,12 +419,10 @@ impl AttackTable {
         info.owner as usize == by && info.piece < 64 && mask & (1u64 << info.piece) != 0
     }
 
-    /// Follows a compressed ray from `sq` (which is empty).
+    /// The compressed ray of `node`, standing on `sq`: from `sq` if it
+    /// is empty; for a hopper's line, beyond it if it is a screen.
     #[allow(clippy::too_many_arguments)]
     #[inline]
-    /// The compressed ray of `node`, standing on `sq`: from `sq` if it
-    /// is empty; beyond it if it is a hopper's screen.
-    #[allow(clippy::too_many_arguments)]
     fn node_ray<R: Recorder>(
         &self,
         game: &Game,
@@ -438,44 +436,59 @@ impl AttackTable {
     ) -> bool {
         let dir = Dir(node.ray_dir);
         let c = view.get(sq);
-        let hop = (node.hop_conds != NO_HOP).then_some((node.hop_conds, node.hop_mask));
-        if hop.is_some() {
-            // A piece that comes here may become a screen.
-            rec.strict(sq);
-        }
-        if c.is_empty() {
-            return self.ray(
-                game,
-                view,
-                history,
-                by,
-                exclude,
-                rec,
-                sq,
-                dir,
-                node.ray_mask,
-                hop,
-            );
-        }
-        rec.blocked_ray(sq, dir, node.ray_mask, by);
-        let Some((conds, hop_mask)) = hop else {
+        if node.hop_conds == NO_HOP {
+            if c.is_empty() {
+                return self.ray(game, view, by, exclude, rec, sq, dir, node.ray_mask);
+            }
+            rec.blocked_ray(sq, dir, node.ray_mask, by);
             return false;
-        };
-        self.conds_hold(game, c, history, by, conds, sq)
-            && self.ray(
-                game, view, history, by, exclude, rec, sq, dir, hop_mask, None,
-            )
+        }
+        // A piece that comes here may become a screen.
+        rec.strict(sq);
+        if c.is_empty() {
+            return self.hop_ray(game, view, history, by, exclude, rec, sq, dir, node);
+        }
+        self.conds_hold(game, c, history, by, node.hop_conds, sq)
+            && self.ray(game, view, by, exclude, rec, sq, dir, node.hop_mask)
     }
 
-    /// Steps from `sq` in `dir` over empty squares; the first piece met
-    /// attacks if its type is in `mask`. With `hop` (a hopper's line: the
-    /// screen's conditions and the attackers beyond it), a first piece that
-    /// does not attack but passes the conditions is a screen, and a ray
-    /// with the attackers beyond goes on from it. Every square of a
-    /// hopper's line before the screen is strict: a piece that comes there
-    /// may become a screen.
+    /// Follows a compressed ray from `sq` (which is empty): the first
+    /// piece met attacks if its type is in `mask`.
     #[allow(clippy::too_many_arguments)]
+    #[inline]
     fn ray<R: Recorder>(
+        &self,
+        game: &Game,
+        view: &View,
+        by: usize,
+        exclude: Option<Square>,
+        rec: &mut R,
+        mut sq: Square,
+        dir: Dir,
+        mask: u64,
+    ) -> bool {
+        while let Some(next) = game.topology.step(sq, dir) {
+            rec.read(next);
+            let c = view.get(next);
+            if !c.is_empty() {
+                if Some(next) != exclude && self.holds(game, c, by, mask) {
+                    return true;
+                }
+                rec.blocked_ray(next, dir, mask, by);
+                return false;
+            }
+            sq = next;
+        }
+        false
+    }
+
+    /// Follows the hopper's line of `node` from `sq` (which is empty): the
+    /// first piece met attacks if its type is in the node's `ray_mask`;
+    /// otherwise, if it passes the screen's conditions, a ray with the
+    /// attackers beyond (`hop_mask`) goes on from it. Every square before
+    /// the screen is strict: a piece that comes there may become a screen.
+    #[allow(clippy::too_many_arguments)]
+    fn hop_ray<R: Recorder>(
         &self,
         game: &Game,
         view: &View,
@@ -485,27 +498,18 @@ impl AttackTable {
         rec: &mut R,
         mut sq: Square,
         dir: Dir,
-        mask: u64,
-        hop: Option<(u16, u64)>,
+        node: &Node,
     ) -> bool {
         while let Some(next) = game.topology.step(sq, dir) {
             rec.read(next);
-            if hop.is_some() {
-                rec.strict(next);
-            }
+            rec.strict(next);
             let c = view.get(next);
             if !c.is_empty() {
-                if Some(next) != exclude && self.holds(game, c, by, mask) {
+                if Some(next) != exclude && self.holds(game, c, by, node.ray_mask) {
                     return true;
                 }
-                let Some((conds, hop_mask)) = hop else {
-                    rec.blocked_ray(next, dir, mask, by);
-                    return false;
-                };
-                return self.conds_hold(game, c, history, by, conds, next)
-                    && self.ray(
-                        game, view, history, by, exclude, rec, next, dir, hop_mask, None,
-                    );
+                return self.conds_hold(game, c, history, by, node.hop_conds, next)
+                    && self.ray(game, view, by, exclude, rec, next, dir, node.hop_mask);
             }
             sq = next;
         }
