@@ -134,7 +134,7 @@ pub fn run(game: &Arc<Game>, spec: &MatchSpec) -> Result<(), String> {
             }
             if let Some(why) = &record.forfeit {
                 forfeits += 1;
-                bar.suspend(|| say!("game {} lost by forfeit: {why}", i + 1));
+                bar.suspend(|| say!("game {} forfeited: {why}", i + 1));
             }
             bar.inc(1);
             bar.suspend(|| {
@@ -168,8 +168,7 @@ pub fn run(game: &Arc<Game>, spec: &MatchSpec) -> Result<(), String> {
     );
     if forfeits > 0 {
         say!(
-            "{forfeits} of the {} games were lost by an illegal move (see above): \
-             the result measures the engines' protocol, not their play",
+            "{forfeits} of the {} games were forfeited by an illegal move (see above)",
             tally.games()
         );
     }

@@ -289,10 +289,10 @@ fn a_match_reports_games_lost_by_illegal_moves() {
     );
     assert!(o.status.success(), "{}", stderr(&o));
     let out = stdout(&o);
-    assert!(out.contains("game 1 lost by forfeit: "), "{out}");
+    assert!(out.contains("game 1 forfeited: "), "{out}");
     assert!(out.contains("played the illegal move a1a1"), "{out}");
     assert!(
-        out.contains("2 of the 2 games were lost by an illegal move"),
+        out.contains("2 of the 2 games were forfeited by an illegal move"),
         "{out}"
     );
     assert!(out.contains("result: A 2 wins, B 0 wins"), "{out}");

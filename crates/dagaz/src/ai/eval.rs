@@ -62,11 +62,7 @@ impl Material {
             })
             .collect();
         Material {
-            values: game
-                .learned_values
-                .get_or_init(|| learned_values(game))
-                .clone()
-                .unwrap_or_else(|| game.pieces.iter().map(|p| p.value).collect()),
+            values: piece_values(game),
             square_values: game
                 .pieces
                 .iter()
@@ -122,16 +118,21 @@ pub fn learned_values(game: &Game) -> Option<Vec<i32>> {
     Some(values)
 }
 
+/// What each piece type is worth to [`Material`]: its `value` in the game
+/// file, or, in a game whose file values no piece, the learned estimate
+/// ([`learned_values`], computed once per loaded game).
+pub fn piece_values(game: &Game) -> Vec<i32> {
+    game.learned_values
+        .get_or_init(|| learned_values(game))
+        .clone()
+        .unwrap_or_else(|| game.pieces.iter().map(|p| p.value).collect())
+}
+
 /// The value of the least valuable piece that is not royal (a chess or
 /// shogi pawn: 100), from the file's values or the learned ones: the unit
 /// of the search's pruning margins. 100 when no piece has a value.
 pub fn smallest_value(game: &Game) -> i32 {
-    let learned = game.learned_values.get_or_init(|| learned_values(game));
-    let values: Vec<i32> = match learned {
-        Some(v) => v.clone(),
-        None => game.pieces.iter().map(|p| p.value).collect(),
-    };
-    values
+    piece_values(game)
         .iter()
         .zip(&game.pieces)
         .filter(|(v, p)| **v > 0 && !p.royal)

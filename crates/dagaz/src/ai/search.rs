@@ -111,7 +111,9 @@ pub struct Searcher<'g> {
     /// xiangqi families), where zugzwang is rare.
     null_moves: bool,
     /// The least piece's value ([`smallest_value`]): the unit of the
-    /// pruning margins.
+    /// pruning margins. Taken from the material values even when the
+    /// search has an evaluator of its own, which should score on the same
+    /// scale.
     unit: i32,
 }
 
@@ -445,6 +447,9 @@ impl<'g> Searcher<'g> {
         list: &mut MoveList,
     ) -> Result<i32, GenError> {
         let Node { depth, ply, .. } = node;
+        // The window as given, before the table narrows it: whether this
+        // node is on the principal variation.
+        let given = (*alpha, *beta);
         let legality = self.generator.moves_to_try(self.game, pos, list)?;
         if let Some(result) = self.generator.result_given(self.game, pos, list.len())? {
             return Ok(self.result_score(&result, ply));
@@ -466,7 +471,7 @@ impl<'g> Searcher<'g> {
         let maximising = pos.side() == self.root;
         // The static score, at the nodes near the leaves that may be pruned.
         let stand = self
-            .may_prune(node, (*alpha, *beta))
+            .may_prune(node, given)
             .then(|| self.static_score(pos, list.len(), maximising));
         if let Some(bound) =
             stand.and_then(|s| self.reverse_futility(s, node, maximising, (*alpha, *beta)))
@@ -508,7 +513,14 @@ impl<'g> Searcher<'g> {
             // Futility and late-move pruning: quiet moves after the first
             // legal one, at a node that cannot reach its bound or far down
             // the list, unless they give check.
-            let prunable = stand.is_some() && quiet && n >= 1 && (futile || n >= late);
+            // Not while the best move searched loses by force: a pruned one
+            // might not.
+            let losing = if maximising {
+                best <= -(WIN - 1000)
+            } else {
+                best >= WIN - 1000
+            };
+            let prunable = stand.is_some() && quiet && n >= 1 && !losing && (futile || n >= late);
             self.game.make(pos, mv);
             if !self.generator.allows(self.game, pos, mv, &legality)?
                 || (prunable && !self.gives_check(pos))

@@ -57,10 +57,10 @@ pub(crate) struct Node {
     pub(crate) ray_dir: u8,
     pub(crate) ray_mask: u64,
     /// A hopper's line on the ray (a cannon's): the first piece the ray
-    /// meets, if not an attacker and if it passes these conditions, is a
-    /// screen, and a second ray goes on beyond it in `ray_dir`, where the
-    /// first piece met attacks if its type is in `hop_mask`. `NO_HOP` if
-    /// none.
+    /// meets (or the piece on this square itself), if not an attacker and
+    /// if it passes these conditions, is a screen, and a second ray goes on
+    /// beyond it in `ray_dir`, where the first piece met attacks if its
+    /// type is in `hop_mask`. `NO_HOP` if none.
     pub(crate) hop_conds: u16,
     pub(crate) hop_mask: u64,
     /// No edges, no ray, no conditional terminals: a plain leaf.
@@ -453,7 +453,7 @@ impl TrieBuilder {
                 (len >= room).then_some((d, mask))
             });
             let hop = match (ray, empty) {
-                (None, Some(empty)) => self.hop_line(b, empty),
+                (None, Some(empty)) => self.hop_line(b, empty, &t.cond_lists),
                 _ => None,
             };
             let ray = ray.or(hop.map(|h| (h.dir, h.mask)));
@@ -505,6 +505,25 @@ impl TrieBuilder {
     }
 }
 
+/// Whether `conds` can hold only on a square with a piece: only then is
+/// a hopper's screen the first piece on its line, as the folded walk
+/// assumes (an empty square that passed them could screen too).
+fn needs_piece(conds: &[Cond]) -> bool {
+    !conds.contains(&Cond::Empty)
+        && conds.iter().any(|c| {
+            matches!(
+                c,
+                Cond::NotEmpty
+                    | Cond::Enemy
+                    | Cond::Friend
+                    | Cond::TypeIs(_)
+                    | Cond::NotType(_)
+                    | Cond::Moved
+                    | Cond::NotMoved
+            )
+        })
+}
+
 /// A hopper's line found by [`TrieBuilder::hop_line`].
 #[derive(Clone, Copy)]
 struct HopLine {
@@ -523,7 +542,7 @@ impl TrieBuilder {
     /// the screen's conditions to a plain ray, both running as far as the
     /// analysed extent allows, so that the whole line can be walked as a
     /// ray with a screen.
-    fn hop_line(&self, b: &BuildNode, empty: u16) -> Option<HopLine> {
+    fn hop_line(&self, b: &BuildNode, empty: u16, cond_lists: &[Vec<Cond>]) -> Option<HopLine> {
         b.edges.iter().find_map(|&(c, d, child)| {
             if c != empty {
                 return None;
@@ -533,7 +552,7 @@ impl TrieBuilder {
                 .iter()
                 .filter(|&&(sc, sd, _)| sd == d && sc != empty);
             let (conds, _, beyond) = *screens.next()?;
-            if screens.next().is_some() || conds == 0 {
+            if screens.next().is_some() || !needs_piece(&cond_lists[conds as usize]) {
                 return None;
             }
             let room = self.geometry.room(b.offset, d)?;

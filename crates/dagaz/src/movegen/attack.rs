@@ -452,8 +452,9 @@ impl AttackTable {
             && self.ray(game, view, by, exclude, rec, sq, dir, node.hop_mask)
     }
 
-    /// Follows a compressed ray from `sq` (which is empty): the first
-    /// piece met attacks if its type is in `mask`.
+    /// Follows a compressed ray from `sq` (not itself examined: empty, or
+    /// a hopper's screen): the first piece met attacks if its type is in
+    /// `mask`.
     #[allow(clippy::too_many_arguments)]
     #[inline]
     fn ray<R: Recorder>(
@@ -602,7 +603,8 @@ mod tests {
     use rand::rngs::StdRng;
     use rand::{RngExt, SeedableRng};
 
-    use super::{View, attacked, fallback};
+    use super::{NO_HOP, View, attacked, fallback};
+    use crate::board::Square;
     use crate::load::load_game;
     use crate::movegen::Generator;
     use crate::position::MoveList;
@@ -625,6 +627,7 @@ mod tests {
             "shatranj",
         ] {
             let game = load_game(name).unwrap();
+            let squares = game.topology.len();
             let mut generator = Generator::new();
             let mut list = MoveList::new();
             for _game in 0..6 {
@@ -647,15 +650,22 @@ mod tests {
                                 target: sq,
                                 hypo,
                             };
-                            let fast = attacked(&game, &cells, pos.history(), sq, by, hypo, None);
-                            let slow = fallback(&game, &view, pos.history(), by, None, None);
-                            assert_eq!(
-                                fast,
-                                slow,
-                                "{name}: {} attacked by player {by} in {}",
-                                game.topology.name(sq),
-                                game.write_position(&pos)
-                            );
+                            // Also with a square whose piece does not
+                            // count as an attacker.
+                            let other = Square(rng.random_range(0..squares) as u16);
+                            for exclude in [None, Some(other).filter(|s| *s != sq)] {
+                                let fast =
+                                    attacked(&game, &cells, pos.history(), sq, by, hypo, exclude);
+                                let slow = fallback(&game, &view, pos.history(), by, exclude, None);
+                                assert_eq!(
+                                    fast,
+                                    slow,
+                                    "{name}: {} attacked by player {by} (not counting {:?}) in {}",
+                                    game.topology.name(sq),
+                                    exclude.map(|s| game.topology.name(s)),
+                                    game.write_position(&pos)
+                                );
+                            }
                         }
                     }
                     generator.legal(&game, &mut pos, &mut list).unwrap();
@@ -666,6 +676,22 @@ mod tests {
                     game.make(&mut pos, mv);
                 }
             }
+        }
+    }
+
+    /// The cannons' lines (xiangqi, janggi) are folded into rays with a
+    /// screen, not left as a node per square.
+    #[test]
+    fn cannon_lines_are_folded() {
+        for name in ["xiangqi", "janggi"] {
+            let game = load_game(name).unwrap();
+            let general = (0..game.pieces.len() as u16)
+                .find(|t| game.pieces[*t as usize].royal)
+                .unwrap();
+            let royal = game.cells.info(game.cells.piece(general, 0, false));
+            let table = game.attacks.table(&game, 1, royal);
+            let folded = table.nodes.iter().filter(|n| n.hop_conds != NO_HOP).count();
+            assert!(folded >= 4, "{name}: {folded} hopper lines");
         }
     }
 
