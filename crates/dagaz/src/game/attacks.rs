@@ -87,6 +87,11 @@ pub(crate) const EDGE_EMPTY: u8 = 1;
 pub(crate) const EDGE_OCCUPIED: u8 = 2;
 /// Evaluate the condition list.
 pub(crate) const EDGE_LIST: u8 = 3;
+/// Only zone conditions: the square's place decides, never its content
+/// (a palace diagonal's start).
+pub(crate) const EDGE_ZONE: u8 = 4;
+/// Zone conditions and "empty" (a step along a palace diagonal).
+pub(crate) const EDGE_ZONE_EMPTY: u8 = 5;
 
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Terminal {
@@ -490,6 +495,14 @@ impl TrieBuilder {
                     [] => EDGE_FREE,
                     [Cond::Empty] => EDGE_EMPTY,
                     [Cond::NotEmpty] => EDGE_OCCUPIED,
+                    list if list.iter().all(|c| matches!(c, Cond::InZone(_))) => EDGE_ZONE,
+                    list if list.contains(&Cond::Empty)
+                        && list
+                            .iter()
+                            .all(|c| matches!(c, Cond::InZone(_) | Cond::Empty)) =>
+                    {
+                        EDGE_ZONE_EMPTY
+                    }
                     _ => EDGE_LIST,
                 };
                 t.edges.push(Edge {

@@ -7,7 +7,8 @@
 use super::vm::{Env, Mode, Vm};
 use crate::board::{Dir, Square};
 use crate::game::attacks::{
-    AttackTable, Cond, EDGE_EMPTY, EDGE_FREE, EDGE_OCCUPIED, NO_HOP, NO_RAY, Node,
+    AttackTable, Cond, EDGE_EMPTY, EDGE_FREE, EDGE_OCCUPIED, EDGE_ZONE, EDGE_ZONE_EMPTY, NO_HOP,
+    NO_RAY, Node,
 };
 use crate::game::{Game, RoyalCheck};
 use crate::position::{Cell, MoveList, NO_PIECE, Ply, Position, squares_of};
@@ -380,6 +381,16 @@ impl AttackTable {
                     }
                     c.is_empty()
                 }
+                // Zones do not change: nothing to record but the content
+                // the edge reads.
+                EDGE_ZONE => self.in_zones(game, by, e.conds, sq),
+                EDGE_ZONE_EMPTY => {
+                    let inside = self.in_zones(game, by, e.conds, sq);
+                    if inside && !c.is_empty() {
+                        rec.blocked(sq);
+                    }
+                    inside && c.is_empty()
+                }
                 EDGE_OCCUPIED => {
                     rec.strict(sq);
                     !c.is_empty()
@@ -515,6 +526,16 @@ impl AttackTable {
             sq = next;
         }
         false
+    }
+
+    /// Whether `sq` is in every zone of the condition list `list` (whose
+    /// other conditions the caller tests).
+    #[inline]
+    fn in_zones(&self, game: &Game, by: usize, list: u16, sq: Square) -> bool {
+        self.cond_lists[list as usize].iter().all(|c| match *c {
+            Cond::InZone(z) => game.zones.contains(z as usize, by, sq),
+            _ => true,
+        })
     }
 
     #[inline]
