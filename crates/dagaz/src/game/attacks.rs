@@ -58,17 +58,27 @@ pub(crate) struct Node {
     pub(crate) ray_mask: u64,
     /// A hopper's line on the ray (a cannon's): the first piece the ray
     /// meets (or the piece on this square itself), if not an attacker and
-    /// if it passes these conditions, is a screen, and a second ray goes on
-    /// beyond it in `ray_dir`, where the first piece met attacks if its
-    /// type is in `hop_mask`. `NO_HOP` if none.
-    pub(crate) hop_conds: u16,
-    pub(crate) hop_mask: u64,
+    /// if it passes the [`Hop`]'s conditions, is a screen, and a second
+    /// ray goes on beyond it in `ray_dir`, where the first piece met
+    /// attacks if its type is in the hop's mask. An index into
+    /// [`AttackTable::hops`] (kept apart so that a node stays 32 bytes),
+    /// `NO_HOP` if none.
+    pub(crate) hop: u16,
     /// No edges, no ray, no conditional terminals: a plain leaf.
     pub(crate) leaf: bool,
 }
 
 pub(crate) const NO_RAY: u8 = u8::MAX;
 pub(crate) const NO_HOP: u16 = u16::MAX;
+
+/// The screen of a hopper's line ([`Node::hop`]).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Hop {
+    /// The screen's conditions.
+    pub(crate) conds: u16,
+    /// Attackers met first beyond the screen.
+    pub(crate) mask: u64,
+}
 
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Edge {
@@ -106,6 +116,8 @@ pub(crate) struct AttackTable {
     pub(crate) edges: Vec<Edge>,
     pub(crate) terminals: Vec<Terminal>,
     pub(crate) cond_lists: Vec<Vec<Cond>>,
+    /// The screens of the hopper's lines.
+    pub(crate) hops: Vec<Hop>,
     /// Piece types tested by running their programs forwards.
     pub(crate) fallback: Vec<u16>,
     /// Some condition reads the move history (`l`, `t`).
@@ -458,7 +470,9 @@ impl TrieBuilder {
                 (len >= room).then_some((d, mask))
             });
             let hop = match (ray, empty) {
-                (None, Some(empty)) => self.hop_line(b, empty, &t.cond_lists),
+                (None, Some(empty)) if t.hops.len() < NO_HOP as usize => {
+                    self.hop_line(b, empty, &t.cond_lists)
+                }
                 _ => None,
             };
             let ray = ray.or(hop.map(|h| (h.dir, h.mask)));
@@ -477,8 +491,13 @@ impl TrieBuilder {
                 edge_len: edges.len() as u16,
                 ray_dir: ray.map_or(NO_RAY, |(d, _)| d.0),
                 ray_mask: ray.map_or(0, |(_, m)| m),
-                hop_conds: hop.map_or(NO_HOP, |h| h.conds),
-                hop_mask: hop.map_or(0, |h| h.hop_mask),
+                hop: hop.map_or(NO_HOP, |h| {
+                    t.hops.push(Hop {
+                        conds: h.conds,
+                        mask: h.hop_mask,
+                    });
+                    (t.hops.len() - 1) as u16
+                }),
                 leaf: false,
             };
             for &(piece, conds) in &b.terms {

@@ -447,7 +447,7 @@ impl AttackTable {
     ) -> bool {
         let dir = Dir(node.ray_dir);
         let c = view.get(sq);
-        if node.hop_conds == NO_HOP {
+        if node.hop == NO_HOP {
             if c.is_empty() {
                 return self.ray(game, view, by, exclude, rec, sq, dir, node.ray_mask);
             }
@@ -459,8 +459,9 @@ impl AttackTable {
         if c.is_empty() {
             return self.hop_ray(game, view, history, by, exclude, rec, sq, dir, node);
         }
-        self.conds_hold(game, c, history, by, node.hop_conds, sq)
-            && self.ray(game, view, by, exclude, rec, sq, dir, node.hop_mask)
+        let hop = self.hops[node.hop as usize];
+        self.conds_hold(game, c, history, by, hop.conds, sq)
+            && self.ray(game, view, by, exclude, rec, sq, dir, hop.mask)
     }
 
     /// Follows a compressed ray from `sq` (not itself examined: empty, or
@@ -497,7 +498,7 @@ impl AttackTable {
     /// Follows the hopper's line of `node` from `sq` (which is empty): the
     /// first piece met attacks if its type is in the node's `ray_mask`;
     /// otherwise, if it passes the screen's conditions, a ray with the
-    /// attackers beyond (`hop_mask`) goes on from it. Every square before
+    /// attackers beyond (the hop's mask) goes on from it. Every square before
     /// the screen is strict: a piece that comes there may become a screen.
     #[allow(clippy::too_many_arguments)]
     fn hop_ray<R: Recorder>(
@@ -520,8 +521,9 @@ impl AttackTable {
                 if Some(next) != exclude && self.holds(game, c, by, node.ray_mask) {
                     return true;
                 }
-                return self.conds_hold(game, c, history, by, node.hop_conds, next)
-                    && self.ray(game, view, by, exclude, rec, next, dir, node.hop_mask);
+                let hop = self.hops[node.hop as usize];
+                return self.conds_hold(game, c, history, by, hop.conds, next)
+                    && self.ray(game, view, by, exclude, rec, next, dir, hop.mask);
             }
             sq = next;
         }
@@ -711,7 +713,7 @@ mod tests {
                 .unwrap();
             let royal = game.cells.info(game.cells.piece(general, 0, false));
             let table = game.attacks.table(&game, 1, royal);
-            let folded = table.nodes.iter().filter(|n| n.hop_conds != NO_HOP).count();
+            let folded = table.nodes.iter().filter(|n| n.hop != NO_HOP).count();
             assert!(folded >= 4, "{name}: {folded} hopper lines");
         }
     }
