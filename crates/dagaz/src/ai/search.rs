@@ -21,7 +21,7 @@ use super::eval::{Evaluator, Material, smallest_value};
 use super::table::{Bound, Entry, Table};
 use super::{Choice, Control, Limit};
 use crate::game::{Game, GameResult};
-use crate::movegen::{GenError, Generator};
+use crate::movegen::{CheckTest, GenError, Generator};
 use crate::position::Position;
 use crate::position::{Move, MoveList, MoveRef};
 
@@ -33,8 +33,8 @@ const QUIESCENCE_PLIES: usize = 12;
 /// Weight of one legal move of the side to move.
 const MOBILITY: i32 = 2;
 /// Late-move reductions: quiet moves after this many in the ordered list,
-/// at this depth or more, are first searched a ply (two, far down the
-/// list) shallower.
+/// at this depth or more, are first searched shallower, by more the
+/// deeper the node and the later the move ([`late_move_reduction`]).
 const LMR_AFTER: usize = 3;
 const LMR_DEPTH: u32 = 3;
 /// Half the width of the window an iteration from depth 5 is first
@@ -62,6 +62,20 @@ const REVERSE_FUTILITY: i32 = 100;
 /// least piece's value per ply of depth cannot reach the bound, quiet
 /// moves after the first are not searched (unless they give check).
 const FUTILITY: i32 = 150;
+/// History scores (how often a quiet move from one square to another
+/// caused a cut-off, weighted by depth squared) stay within ± this.
+const HISTORY_LIMIT: i32 = 1 << 14;
+
+/// How many plies shallower the `n`-th move (from 0) of a node of
+/// `depth` is first searched when it is reduced: about ln(depth)·ln(n)/2
+/// (the usual logarithmic shape), at least one, and never into the
+/// quiescence search. (Measured on eight chess middlegames, nodes to depth
+/// 9 in all: 3.12 M with one ply, two from the ninth move; 1.95 M with
+/// this; a ply less on the principal variation, 4.14 M.)
+fn late_move_reduction(depth: u32, n: usize) -> u32 {
+    let r = (0.5 + (depth as f64).ln() * (n as f64).ln() / 2.0) as u32;
+    r.clamp(1, depth - 2)
+}
 
 /// Where a node of the search stands.
 #[derive(Clone, Copy)]
@@ -337,12 +351,12 @@ impl<'g> Searcher<'g> {
             // The first move with the whole window; the others first with
             // a null window, again with the whole one if they beat it.
             let mut score = if n == 0 {
-                self.search(pos, depth - 1, 1, alpha, beta)
+                self.search(pos, depth - 1, 1, None, alpha, beta)
             } else {
-                self.search(pos, depth - 1, 1, alpha, alpha + 1)
+                self.search(pos, depth - 1, 1, None, alpha, alpha + 1)
             };
             if n > 0 && matches!(score, Ok(s) if s > alpha && !self.stopped) {
-                score = self.search(pos, depth - 1, 1, alpha, beta);
+                score = self.search(pos, depth - 1, 1, None, alpha, beta);
             }
             self.game.undo(pos, mv);
             let score = score?;
@@ -388,18 +402,21 @@ impl<'g> Searcher<'g> {
         std::mem::take(&mut self.lists[ply])
     }
 
+    /// `check`: whether the side to move is in check, if known.
     fn search(
         &mut self,
         pos: &mut Position,
         depth: u32,
         ply: usize,
+        check: Option<bool>,
         alpha: i32,
         beta: i32,
     ) -> Result<i32, GenError> {
         let node = Node {
             depth,
             ply,
-            in_check: false,
+            in_check: check
+                .unwrap_or_else(|| self.checks && self.game.royal_attacked(pos, pos.side())),
             after_null: false,
         };
         self.search_node(pos, node, (alpha, beta))
@@ -418,14 +435,14 @@ impl<'g> Searcher<'g> {
         let Node { depth, ply, .. } = node;
         // A side in check is searched a ply deeper (never from quiescence),
         // within twice the nominal depth.
-        let in_check = self.checks && self.game.royal_attacked(pos, pos.side());
+        let in_check = node.in_check;
         let depth = if in_check && ply < 64 {
             depth + 1
         } else {
             depth
         };
         if depth == 0 {
-            return self.quiesce(pos, ply, alpha, beta);
+            return self.quiesce(pos, ply, in_check, alpha, beta);
         }
         let mut list = self.list(ply);
         let node = Node {
@@ -450,14 +467,15 @@ impl<'g> Searcher<'g> {
         // The window as given, before the table narrows it: whether this
         // node is on the principal variation.
         let given = (*alpha, *beta);
-        let legality = self.generator.moves_to_try(self.game, pos, list)?;
-        if let Some(result) = self.generator.result_given(self.game, pos, list.len())? {
-            return Ok(self.result_score(&result, ply));
-        }
+        // The table is read before the moves are generated, unless the
+        // position occurred before (its result may then depend on the
+        // history, which the hash does not hold).
         let key = pos.hash();
         let entry = self.tt.get(key);
         let tt_move = entry.map_or(0, |e| e.best);
-        if let Some(entry) = entry.filter(|e| e.depth >= depth as i16) {
+        if let Some(entry) = entry.filter(|e| e.depth >= depth as i16)
+            && pos.repetitions() == 0
+        {
             match entry.bound {
                 Bound::Exact => return Ok(entry.score),
                 Bound::Lower => *alpha = (*alpha).max(entry.score),
@@ -467,6 +485,10 @@ impl<'g> Searcher<'g> {
             if *alpha >= *beta {
                 return Ok(entry.score);
             }
+        }
+        let legality = self.generator.moves_to_try(self.game, pos, list)?;
+        if let Some(result) = self.generator.result_given(self.game, pos, list.len())? {
+            return Ok(self.result_score(&result, ply));
         }
         let maximising = pos.side() == self.root;
         // The static score, at the nodes near the leaves that may be pruned.
@@ -498,6 +520,8 @@ impl<'g> Searcher<'g> {
         // The legal moves searched so far (pseudo-legal ones are tested as
         // they are made).
         let mut n = 0;
+        // Built at the first move that may be pruned.
+        let mut check_test: Option<CheckTest> = None;
         for i in order {
             let mv = list.get(i);
             let key = mv.header.hash_delta;
@@ -506,7 +530,7 @@ impl<'g> Searcher<'g> {
                 && !killers.contains(&key)
                 && key != tt_move;
             let reduction = if n >= LMR_AFTER && depth >= LMR_DEPTH && quiet && !node.in_check {
-                1 + u32::from(n >= 3 * LMR_AFTER)
+                late_move_reduction(depth, n)
             } else {
                 0
             };
@@ -521,14 +545,40 @@ impl<'g> Searcher<'g> {
                 best >= WIN - 1000
             };
             let prunable = stand.is_some() && quiet && n >= 1 && !losing && (futile || n >= late);
+            if self.checks && check_test.is_none() {
+                check_test = Some(CheckTest::new(self.game, pos));
+            }
             self.game.make(pos, mv);
-            if !self.generator.allows(self.game, pos, mv, &legality)?
-                || (prunable && !self.gives_check(pos))
-            {
+            // Whether the move gives check, asked of a move that may be
+            // pruned before its legality (a pruned move needs no test).
+            let mut check = None;
+            if prunable {
+                let gives = check_test
+                    .as_ref()
+                    .is_some_and(|t| t.gives_check(self.game, pos, mv));
+                check = Some(gives);
+                if !gives {
+                    self.game.undo(pos, mv);
+                    continue;
+                }
+            }
+            if !self.generator.allows(self.game, pos, mv, &legality)? {
                 self.game.undo(pos, mv);
                 continue;
             }
-            let score = self.search_child(pos, node, n, reduction, maximising, (*alpha, *beta));
+            let check = check.or_else(|| {
+                check_test
+                    .as_ref()
+                    .map(|t| t.gives_check(self.game, pos, mv))
+            });
+            let score = self.search_child(
+                pos,
+                node,
+                (n, check),
+                reduction,
+                maximising,
+                (*alpha, *beta),
+            );
             n += 1;
             self.game.undo(pos, mv);
             let score = score?;
@@ -602,7 +652,7 @@ impl<'g> Searcher<'g> {
         let child = Node {
             depth: node.depth.saturating_sub(1 + reduction),
             ply: node.ply + 1,
-            in_check: false,
+            in_check: self.game.royal_attacked(pos, 1 - pos.side()),
             after_null: true,
         };
         let window = if maximising {
@@ -677,11 +727,13 @@ impl<'g> Searcher<'g> {
     /// with the whole window; the others with a null window at the bound
     /// the side to move must beat, `reduction` plies shallower, then at
     /// full depth and with the whole window only if they beat it.
+    /// `check`: whether the move gave check, if known.
+    #[allow(clippy::too_many_arguments)]
     fn search_child(
         &mut self,
         pos: &mut Position,
         node: Node,
-        n: usize,
+        (n, check): (usize, Option<bool>),
         reduction: u32,
         maximising: bool,
         (alpha, beta): (i32, i32),
@@ -689,7 +741,7 @@ impl<'g> Searcher<'g> {
         let depth = node.depth - 1;
         let ply = node.ply + 1;
         if n == 0 {
-            return self.search(pos, depth, ply, alpha, beta);
+            return self.search(pos, depth, ply, check, alpha, beta);
         }
         let (lo, hi) = if maximising {
             (alpha, alpha + 1)
@@ -697,26 +749,28 @@ impl<'g> Searcher<'g> {
             (beta - 1, beta)
         };
         let beats = |s: i32| if maximising { s > alpha } else { s < beta };
-        let mut score = self.search(pos, depth.saturating_sub(reduction), ply, lo, hi)?;
+        let mut score = self.search(pos, depth.saturating_sub(reduction), ply, check, lo, hi)?;
         if reduction > 0 && beats(score) && !self.stopped {
-            score = self.search(pos, depth, ply, lo, hi)?;
+            score = self.search(pos, depth, ply, check, lo, hi)?;
         }
         if beats(score) && score > alpha && score < beta && !self.stopped {
-            score = self.search(pos, depth, ply, alpha, beta)?;
+            score = self.search(pos, depth, ply, check, alpha, beta)?;
         }
         Ok(score)
     }
 
     /// Captures only, from a position's static value ("stand pat").
+    /// `in_check`: whether the side to move is in check (known before).
     fn quiesce(
         &mut self,
         pos: &mut Position,
         ply: usize,
+        in_check: bool,
         mut alpha: i32,
         mut beta: i32,
     ) -> Result<i32, GenError> {
         let mut list = self.list(ply);
-        let result = self.quiesce_moves(pos, ply, &mut alpha, &mut beta, &mut list);
+        let result = self.quiesce_moves(pos, (ply, in_check), &mut alpha, &mut beta, &mut list);
         self.lists[ply] = list;
         result
     }
@@ -724,7 +778,7 @@ impl<'g> Searcher<'g> {
     fn quiesce_moves(
         &mut self,
         pos: &mut Position,
-        ply: usize,
+        (ply, in_check): (usize, bool),
         alpha: &mut i32,
         beta: &mut i32,
         list: &mut MoveList,
@@ -732,18 +786,18 @@ impl<'g> Searcher<'g> {
         // In check, every legal move is needed (a mate is found here); else
         // the pseudo-legal moves serve: mobility counts them, and only the
         // captures are made.
-        let in_check = self.checks && self.game.royal_attacked(pos, pos.side());
-        let legality = if in_check {
+        let (legality, moves) = if in_check {
             self.generator.moves_of_side(self.game, pos, list)?;
-            None
+            (None, list.len())
         } else {
-            Some(self.generator.moves_to_try(self.game, pos, list)?)
+            let (legality, moves) = self.generator.captures_to_try(self.game, pos, list)?;
+            (Some(legality), moves)
         };
-        if let Some(result) = self.generator.result_given(self.game, pos, list.len())? {
+        if let Some(result) = self.generator.result_given(self.game, pos, moves)? {
             return Ok(self.result_score(&result, ply));
         }
         let maximising = pos.side() == self.root;
-        let stand = self.static_score(pos, list.len(), maximising);
+        let stand = self.static_score(pos, moves, maximising);
         if maximising {
             if stand >= *beta {
                 return Ok(stand);
@@ -785,7 +839,8 @@ impl<'g> Searcher<'g> {
                 continue;
             }
             self.nodes += 1;
-            let score = self.quiesce(pos, ply + 1, *alpha, *beta);
+            let check = self.gives_check(pos);
+            let score = self.quiesce(pos, ply + 1, check, *alpha, *beta);
             self.game.undo(pos, mv);
             let score = score?;
             if self.time_is_up() {
@@ -889,9 +944,18 @@ impl<'g> Searcher<'g> {
             self.killers[ply][0] = key;
         }
         let i = self.history_index(mv);
-        self.history[i] = self.history[i]
-            .saturating_add((depth * depth) as i32)
-            .min(1 << 20);
+        self.update_history(i, (depth * depth) as i32);
+    }
+
+    /// Moves a history score by `bonus`, less the nearer it already is to
+    /// the limit, so scores stay within `HISTORY_LIMIT` and recent cut-offs
+    /// weigh more than old ones. (A malus for the quiet moves tried before a
+    /// cut-off, as many engines give, made the search larger here: 2.40 M
+    /// nodes against 1.95 M on the eight middlegames at depth 9.)
+    fn update_history(&mut self, i: usize, bonus: i32) {
+        let bonus = bonus.clamp(-HISTORY_LIMIT, HISTORY_LIMIT);
+        let h = &mut self.history[i];
+        *h += bonus - *h * bonus.abs() / HISTORY_LIMIT;
     }
 
     fn store(&mut self, key: u64, depth: i16, bound: Bound, score: i32, best: u64) {

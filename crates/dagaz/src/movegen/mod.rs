@@ -465,6 +465,29 @@ impl Generator {
         Ok(Legality { guard, lazy: true })
     }
 
+    /// [`Generator::moves_to_try`] for a quiescence search, which makes
+    /// only captures: where the game allows it (see
+    /// [`Generator::streaming`]), a simple move that takes nothing (from
+    /// one square to another, the square empty or the mover's) is counted
+    /// but not listed. Returns the legality and how many moves there are,
+    /// listed or not (pseudo-legal, as `moves_to_try` lists them).
+    pub fn captures_to_try(
+        &mut self,
+        game: &Game,
+        pos: &mut Position,
+        out: &mut MoveList,
+    ) -> Result<(Legality, usize), GenError> {
+        if !Self::streaming(game) || game.in_free_phase(pos) || game.rules.move_neutral.is_some() {
+            let legality = self.moves_to_try(game, pos, out)?;
+            return Ok((legality, out.len()));
+        }
+        self.vm.captures_only = true;
+        self.vm.skipped = 0;
+        let legality = self.moves_to_try(game, pos, out);
+        self.vm.captures_only = false;
+        Ok((legality?, out.len() + self.vm.skipped))
+    }
+
     /// After `mv`, one of the moves [`Generator::moves_to_try`] gave with
     /// `legality`, has been made on `pos`: whether it is legal (it keeps
     /// the mover's royal pieces safe, and is not a drop that mates where
@@ -771,6 +794,41 @@ impl Legality {
     }
 }
 
+/// Tells whether moves give check, for a search that asks it of many moves
+/// of one position (two-player games): the opponent's royal pieces are
+/// guarded like the mover's own ([`RoyalGuard`]), so a move that changes
+/// none of the squares their attack tests read gives no check without a
+/// test.
+pub struct CheckTest {
+    guard: Option<RoyalGuard>,
+}
+
+impl CheckTest {
+    /// Before the side to move in `pos` moves.
+    pub fn new(game: &Game, pos: &Position) -> CheckTest {
+        let guard = if game.players.len() == 2 {
+            RoyalGuard::of(game, pos, 1 - pos.side())
+        } else {
+            None
+        };
+        CheckTest { guard }
+    }
+
+    /// After `mv` has been made on `pos`: whether the side now to move
+    /// has a royal piece attacked.
+    pub fn gives_check(&self, game: &Game, pos: &Position, mv: MoveRef) -> bool {
+        let side = pos.side();
+        if let Some(guard) = &self.guard
+            && guard.player == side
+            && guard.quick
+            && guard.cleared(game, pos, mv)
+        {
+            return false;
+        }
+        game.royal_attacked(pos, side)
+    }
+}
+
 /// Royal safety at one position. It knows whether the mover is in check
 /// and which squares the attack tests on its royal pieces read; a move that
 /// changes none of those squares (and neither starts nor ends on one)
@@ -787,10 +845,14 @@ struct RoyalGuard {
 impl RoyalGuard {
     /// `None` when the game has no royal safety rule or no royal pieces.
     fn new(game: &Game, pos: &Position) -> Option<RoyalGuard> {
+        Self::of(game, pos, pos.side())
+    }
+
+    /// The guard of `player`'s royal pieces.
+    fn of(game: &Game, pos: &Position, player: usize) -> Option<RoyalGuard> {
         if !game.rules.royal_safety || game.royal_types().is_empty() {
             return None;
         }
-        let player = pos.side();
         let mut guard = RoyalGuard {
             player,
             quick: game.attacks.local(game)

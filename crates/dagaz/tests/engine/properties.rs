@@ -178,3 +178,69 @@ fn random_legal_finds_none_when_mated() {
         .unwrap();
     assert_eq!(chosen, None);
 }
+
+/// `Generator::captures_to_try` (the quiescence search's generation)
+/// lists exactly the capturing moves `moves_to_try` lists, and counts as
+/// many moves in all: in random games of chess, shogi, xiangqi, janggi
+/// and checkers (which it serves in full, not streaming).
+#[test]
+fn captures_to_try_lists_the_captures_and_counts_every_move() {
+    use rand::SeedableRng;
+    use rand::rngs::StdRng;
+    let mut rng = StdRng::seed_from_u64(9);
+    for name in ["chess", "shogi", "xiangqi", "janggi", "checkers"] {
+        let game = load_game(name).unwrap();
+        let mut generator = Generator::new();
+        let (mut all, mut captures, mut tried) =
+            (MoveList::new(), MoveList::new(), MoveList::new());
+        let mut positions_with_captures = 0;
+        for _ in 0..10 {
+            let mut pos = game.initial_position();
+            for _ in 0..150 {
+                generator.moves_to_try(&game, &mut pos, &mut all).unwrap();
+                let (_, count) = generator
+                    .captures_to_try(&game, &mut pos, &mut captures)
+                    .unwrap();
+                assert_eq!(count, all.len(), "{name}: moves counted");
+                let taking: Vec<_> = all
+                    .iter()
+                    .filter(|m| m.header.captures > 0)
+                    .map(|m| {
+                        (
+                            m.changes.to_vec(),
+                            m.header.hash_delta,
+                            m.header.from(),
+                            m.header.to(),
+                        )
+                    })
+                    .collect();
+                let listed: Vec<_> = captures
+                    .iter()
+                    .filter(|m| m.header.captures > 0)
+                    .map(|m| {
+                        (
+                            m.changes.to_vec(),
+                            m.header.hash_delta,
+                            m.header.from(),
+                            m.header.to(),
+                        )
+                    })
+                    .collect();
+                assert_eq!(listed, taking, "{name}: the captures");
+                positions_with_captures += usize::from(!taking.is_empty());
+                let Some(i) = generator
+                    .random_legal(&game, &mut pos, &mut rng, &mut tried)
+                    .unwrap()
+                else {
+                    break;
+                };
+                let mv = tried.get(i).to_owned();
+                game.make(&mut pos, mv.as_ref());
+            }
+        }
+        assert!(
+            positions_with_captures > 10,
+            "{name}: {positions_with_captures} positions with captures"
+        );
+    }
+}

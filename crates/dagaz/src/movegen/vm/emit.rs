@@ -79,6 +79,17 @@ impl Vm {
             );
             return;
         }
+        // A quiescence search's generation counts the moves that take
+        // nothing instead of listing them (only where no duplicate can
+        // come, so that the count is exact).
+        if self.captures_only
+            && self.unique
+            && !self.is_enemy(env, old)
+            && matches!(env.mode, Mode::Generate)
+        {
+            self.skipped += 1;
+            return;
+        }
         let lift = Change {
             slot: from.0,
             old: self.hand,

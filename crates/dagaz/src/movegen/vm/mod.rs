@@ -198,6 +198,11 @@ pub(crate) struct Vm {
     pub distinct_landings: bool,
     /// Capture-order key of the move being recorded (`distinct_paths`).
     path_key: u64,
+    /// Simple moves that take nothing are counted in `skipped` instead of
+    /// emitted (a quiescence search's generation).
+    pub captures_only: bool,
+    /// Moves not emitted because of `captures_only`.
+    pub skipped: usize,
     found: bool,
     steps: u64,
 }
