@@ -18,9 +18,11 @@ of the tree — two passes in a row end a janggi game — are compared too.
 """
 
 import argparse
+import atexit
 import multiprocessing
 import random
 import re
+import shutil
 import sys
 import tempfile
 import time
@@ -269,6 +271,7 @@ def imported_variants(ini, depth, plies):
     text = ini.read_text()
     sf.load_variant_config(text)
     directory = Path(tempfile.mkdtemp(prefix="dagaz-import-"))
+    atexit.register(shutil.rmtree, directory, ignore_errors=True)
     out = []
     for name, game, problems in dagaz.import_variants(text):
         for problem in problems:

@@ -9,7 +9,9 @@ sends a position by SFEN. Exits non-zero on any fault.
 """
 
 import argparse
+import atexit
 import os
+import shutil
 import stat
 import sys
 import tempfile
@@ -21,7 +23,9 @@ import cshogi.usi
 def launcher(engine):
     """cshogi starts an engine without arguments: a script that runs
     `dagaz usi`."""
-    path = os.path.join(tempfile.mkdtemp(prefix="dagaz-usi-"), "dagaz-usi")
+    directory = tempfile.mkdtemp(prefix="dagaz-usi-")
+    atexit.register(shutil.rmtree, directory, ignore_errors=True)
+    path = os.path.join(directory, "dagaz-usi")
     with open(path, "w") as f:
         f.write(f"#!/bin/sh\nexec {os.path.abspath(engine)} usi\n")
     os.chmod(path, os.stat(path).st_mode | stat.S_IEXEC)

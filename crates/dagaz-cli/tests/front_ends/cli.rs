@@ -90,8 +90,9 @@ fn moves_lists_the_legal_moves() {
 
 #[test]
 fn check_accepts_good_files_and_refuses_bad_ones() {
-    let dir = std::env::temp_dir().join(format!("dagaz-cli-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    // Removed when the test ends.
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
     let good = dir.join("good.toml");
     std::fs::write(&good, dagaz::load::builtin_games()[0].source).unwrap();
     let o = dagaz(&["check", good.to_str().unwrap()], "");
@@ -271,8 +272,9 @@ fn match_against_an_external_uci_engine() {
 /// by forfeit, and the match says so instead of reporting only a score.
 #[test]
 fn a_match_reports_games_lost_by_illegal_moves() {
-    let dir = std::env::temp_dir().join(format!("dagaz-forfeit-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    // Removed when the test ends.
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
     let script = dir.join("engine.sh");
     std::fs::write(
         &script,
@@ -296,13 +298,13 @@ fn a_match_reports_games_lost_by_illegal_moves() {
         "{out}"
     );
     assert!(out.contains("result: A 2 wins, B 0 wins"), "{out}");
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
 fn match_prints_running_results_and_elo() {
-    let dir = std::env::temp_dir().join(format!("dagaz-match-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    // Removed when the test ends.
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
     let save = dir.join("games.txt");
     let o = dagaz(
         &[
@@ -343,8 +345,9 @@ fn match_prints_running_results_and_elo() {
 
 #[test]
 fn play_goes_on_from_a_record_and_writes_one() {
-    let dir = std::env::temp_dir().join(format!("dagaz-records-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    // Removed when the test ends.
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
     let pgn = dir.join("opening.pgn");
     std::fs::write(&pgn, "[Event \"test\"]\n\n1. e4 e5 2. Nf3 *\n").unwrap();
     let saved = dir.join("saved.pgn");
@@ -526,8 +529,9 @@ fn zrf_files_are_imported_and_played_directly() {
     let o = dagaz(&["moves", &zrf_fixture("constructs.zrf")], "");
     assert!(stdout(&o).contains("a2b3"), "{}", stdout(&o));
     // Written out, the converted file loads as any game file.
-    let dir = std::env::temp_dir().join(format!("dagaz-zrf-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    // Removed when the test ends.
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
     let o = dagaz(
         &[
             "import",
