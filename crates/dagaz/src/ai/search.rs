@@ -30,7 +30,7 @@ pub const WIN: i32 = 1_000_000;
 const INF: i32 = i32::MAX / 2;
 /// Plies of quiescence search beyond the nominal depth.
 const QUIESCENCE_PLIES: usize = 12;
-/// Weight of one legal move of the side to move.
+/// Weight of one move more than the other side has (mobility).
 const MOBILITY: i32 = 2;
 /// Late-move reductions: quiet moves after this many in the ordered list,
 /// at this depth or more, are first searched shallower, by more the
@@ -48,12 +48,14 @@ const ASPIRATION: i32 = 30;
 const DELTA: i32 = 200;
 /// The most threads one search uses.
 const MAX_THREADS: usize = 64;
-/// Null-move pruning searches this many plies shallower (one more from
-/// depth 7).
-const NULL_R: u32 = 2;
+/// Null-move pruning searches this many plies shallower, and one more for
+/// every six plies of depth. (Eight chess middlegames to depth 9: 2.16 M
+/// nodes in all with 2, and one more from depth 7; 1.64 M with this.)
+const NULL_R: u32 = 3;
 /// Pruning near the leaves (in the games null moves are used in, at
 /// null-window nodes up to this depth, not in check): reverse futility,
-/// futility and late-move pruning.
+/// futility and late-move pruning. (The eight middlegames to depth 9:
+/// 1.64 M nodes with 3, 1.43 M with 4, but 4 played no better.)
 const PRUNE_DEPTH: u32 = 3;
 /// Reverse futility: a node whose static score beats the bound by this
 /// many hundredths of the least piece's value per ply of depth is cut.
@@ -101,6 +103,9 @@ pub struct Searcher<'g> {
     eval: Arc<dyn Evaluator>,
     generator: Generator,
     lists: Vec<MoveList>,
+    /// The number of moves of the side to move at each ply of the line
+    /// being searched (for the mobility term of [`Searcher::static_score`]).
+    mobility: Vec<usize>,
     tt: Arc<Table>,
     /// A helper thread of a multithreaded search: it fills the shared
     /// table; its own results are not used.
@@ -146,6 +151,7 @@ impl<'g> Searcher<'g> {
             eval,
             generator: Generator::new(),
             lists: Vec::new(),
+            mobility: Vec::new(),
             tt: Arc::new(Table::new()),
             helper: false,
             first_depth: 1,
@@ -243,6 +249,7 @@ impl<'g> Searcher<'g> {
             return Ok(None);
         }
         let moves = root_moves.to_vec();
+        self.note_mobility(0, moves.len());
         let mut best: (i32, usize) = (0, 0);
         let mut completed = 0;
         for depth in self.first_depth.min(max_depth)..=max_depth {
@@ -490,11 +497,12 @@ impl<'g> Searcher<'g> {
         if let Some(result) = self.generator.result_given(self.game, pos, list.len())? {
             return Ok(self.result_score(&result, ply));
         }
+        self.note_mobility(ply, list.len());
         let maximising = pos.side() == self.root;
         // The static score, at the nodes near the leaves that may be pruned.
         let stand = self
             .may_prune(node, given)
-            .then(|| self.static_score(pos, list.len(), maximising));
+            .then(|| self.static_score(pos, ply, list.len(), maximising));
         if let Some(bound) =
             stand.and_then(|s| self.reverse_futility(s, node, maximising, (*alpha, *beta)))
         {
@@ -648,7 +656,7 @@ impl<'g> Searcher<'g> {
             return Ok(None);
         }
         let pass = Move::pass(pos.side());
-        let reduction = NULL_R + u32::from(node.depth > 6);
+        let reduction = NULL_R + node.depth / 6;
         let child = Node {
             depth: node.depth.saturating_sub(1 + reduction),
             ply: node.ply + 1,
@@ -700,11 +708,29 @@ impl<'g> Searcher<'g> {
         }
     }
 
-    /// The position's static score: the evaluation plus the mobility of
-    /// the side to move (`moves` moves; `maximising`: it is the root's
-    /// player).
-    fn static_score(&self, pos: &Position, moves: usize, maximising: bool) -> i32 {
-        let mobility = MOBILITY * moves as i32 * if maximising { 1 } else { -1 };
+    /// Notes that the side to move at `ply` has `moves` moves.
+    fn note_mobility(&mut self, ply: usize, moves: usize) {
+        if self.mobility.len() <= ply {
+            self.mobility.resize(ply + 1, 0);
+        }
+        self.mobility[ply] = moves;
+    }
+
+    /// The position's static score at `ply`: the evaluation plus the
+    /// mobility, the side to move's `moves` less those its opponent had a
+    /// ply before (`maximising`: the side to move is the root's player).
+    /// Counting only the side to move's moves would add a bonus for having
+    /// the move, which swings the score between odd and even depths (by
+    /// about ±70 in chess middlegames, more than the aspiration window).
+    /// With no moves counted it is the least the score can be for the side
+    /// to move.
+    fn static_score(&self, pos: &Position, ply: usize, moves: usize, maximising: bool) -> i32 {
+        let before = ply
+            .checked_sub(1)
+            .and_then(|p| self.mobility.get(p))
+            .map_or(moves, |&m| m);
+        let mobility = MOBILITY * (moves as i32 - before as i32);
+        let mobility = if maximising { mobility } else { -mobility };
         self.eval.evaluate(self.game, pos, self.root) + mobility
     }
 
@@ -786,6 +812,22 @@ impl<'g> Searcher<'g> {
         // In check, every legal move is needed (a mate is found here); else
         // the pseudo-legal moves serve: mobility counts them, and only the
         // captures are made.
+        let maximising = pos.side() == self.root;
+        let asked = !in_check && self.game.end_rule.is_none();
+        if asked {
+            // The static score with no moves counted is the least it can
+            // be for the side to move: if that holds the bound, the moves
+            // need not be generated. (The goals are asked
+            // first as if there were moves; without an extension's end
+            // rule, only a count of none matters to them.)
+            if let Some(result) = self.generator.result_given(self.game, pos, 1)? {
+                return Ok(self.result_score(&result, ply));
+            }
+            let base = self.static_score(pos, ply, 0, maximising);
+            if (maximising && base >= *beta) || (!maximising && base <= *alpha) {
+                return Ok(base);
+            }
+        }
         let (legality, moves) = if in_check {
             self.generator.moves_of_side(self.game, pos, list)?;
             (None, list.len())
@@ -793,11 +835,13 @@ impl<'g> Searcher<'g> {
             let (legality, moves) = self.generator.captures_to_try(self.game, pos, list)?;
             (Some(legality), moves)
         };
-        if let Some(result) = self.generator.result_given(self.game, pos, moves)? {
+        if (!asked || moves == 0)
+            && let Some(result) = self.generator.result_given(self.game, pos, moves)?
+        {
             return Ok(self.result_score(&result, ply));
         }
-        let maximising = pos.side() == self.root;
-        let stand = self.static_score(pos, moves, maximising);
+        self.note_mobility(ply, moves);
+        let stand = self.static_score(pos, ply, moves, maximising);
         if maximising {
             if stand >= *beta {
                 return Ok(stand);
