@@ -179,6 +179,14 @@ fn random_legal_finds_none_when_mated() {
     assert_eq!(chosen, None);
 }
 
+/// The moves of `list` that capture, by what they change.
+fn capturing_moves(list: &MoveList) -> Vec<(Vec<dagaz::position::Change>, u64)> {
+    list.iter()
+        .filter(|m| m.header.captures > 0)
+        .map(|m| (m.changes.to_vec(), m.header.hash_delta))
+        .collect()
+}
+
 /// `Generator::captures_to_try` (the quiescence search's generation)
 /// lists exactly the capturing moves `moves_to_try` lists, and counts as
 /// many moves in all: in random games of chess, shogi, xiangqi, janggi
@@ -202,30 +210,8 @@ fn captures_to_try_lists_the_captures_and_counts_every_move() {
                     .captures_to_try(&game, &mut pos, &mut captures)
                     .unwrap();
                 assert_eq!(count, all.len(), "{name}: moves counted");
-                let taking: Vec<_> = all
-                    .iter()
-                    .filter(|m| m.header.captures > 0)
-                    .map(|m| {
-                        (
-                            m.changes.to_vec(),
-                            m.header.hash_delta,
-                            m.header.from(),
-                            m.header.to(),
-                        )
-                    })
-                    .collect();
-                let listed: Vec<_> = captures
-                    .iter()
-                    .filter(|m| m.header.captures > 0)
-                    .map(|m| {
-                        (
-                            m.changes.to_vec(),
-                            m.header.hash_delta,
-                            m.header.from(),
-                            m.header.to(),
-                        )
-                    })
-                    .collect();
+                let taking = capturing_moves(&all);
+                let listed = capturing_moves(&captures);
                 assert_eq!(listed, taking, "{name}: the captures");
                 positions_with_captures += usize::from(!taking.is_empty());
                 let Some(i) = generator
