@@ -528,7 +528,7 @@ impl<'g> Searcher<'g> {
         // The legal moves searched so far (pseudo-legal ones are tested as
         // they are made).
         let mut n = 0;
-        // Built at the first move that may be pruned.
+        // Whether moves give check (built before the first is made).
         let mut check_test: Option<CheckTest> = None;
         for i in order {
             let mv = list.get(i);
@@ -660,7 +660,8 @@ impl<'g> Searcher<'g> {
         let child = Node {
             depth: node.depth.saturating_sub(1 + reduction),
             ply: node.ply + 1,
-            in_check: self.game.royal_attacked(pos, 1 - pos.side()),
+            // The opponent, to move after the pass.
+            in_check: self.checks && self.game.royal_attacked(pos, 1 - pos.side()),
             after_null: true,
         };
         let window = if maximising {
@@ -754,7 +755,6 @@ impl<'g> Searcher<'g> {
     /// the side to move must beat, `reduction` plies shallower, then at
     /// full depth and with the whole window only if they beat it.
     /// `check`: whether the move gave check, if known.
-    #[allow(clippy::too_many_arguments)]
     fn search_child(
         &mut self,
         pos: &mut Position,
@@ -817,9 +817,9 @@ impl<'g> Searcher<'g> {
         if asked {
             // The static score with no moves counted is the least it can
             // be for the side to move: if that holds the bound, the moves
-            // need not be generated. (The goals are asked
-            // first as if there were moves; without an extension's end
-            // rule, only a count of none matters to them.)
+            // need not be generated. (The goals are asked first as if
+            // there were moves; without an extension's end rule, only a
+            // count of none matters to them.)
             if let Some(result) = self.generator.result_given(self.game, pos, 1)? {
                 return Ok(self.result_score(&result, ply));
             }
