@@ -452,7 +452,7 @@ impl Generator {
         pos: &mut Position,
         out: &mut MoveList,
     ) -> Result<Legality, GenError> {
-        if !Self::streaming(game) || game.in_free_phase(pos) {
+        if !Self::streaming(game) {
             self.moves_of_side(game, pos, out)?;
             return Ok(Legality {
                 guard: None,
@@ -477,7 +477,7 @@ impl Generator {
         pos: &mut Position,
         out: &mut MoveList,
     ) -> Result<(Legality, usize), GenError> {
-        if !Self::streaming(game) || game.in_free_phase(pos) || game.rules.move_neutral.is_some() {
+        if !Self::streaming(game) || game.rules.move_neutral.is_some() {
             let legality = self.moves_to_try(game, pos, out)?;
             return Ok((legality, out.len()));
         }
@@ -566,7 +566,8 @@ impl Generator {
 
     /// True if `game` can use the fast perft path: pseudo-legal generation
     /// plus a royal-safety test after each move, with no rule that
-    /// compares moves with each other.
+    /// compares moves with each other (nor a free opening: such games
+    /// never stream).
     fn streaming(game: &Game) -> bool {
         game.rules.pass == PassRule::Never
             && !game.rules.free_opening

@@ -21,6 +21,7 @@ impl Vm {
             self.prepare_simple(game);
         }
         let old = cells[to.index()];
+        let takes = self.is_enemy(env, old);
         let promotes = self.simple.promotes
             && game.pieces[self.mover_piece as usize]
                 .promotion
@@ -32,11 +33,9 @@ impl Vm {
                         || (from_counts && game.zones.contains(p.zone, env.player, from))
                         || p.also_zone
                             .is_some_and(|z| game.zones.contains(z, env.player, to))
-                        || (self.is_enemy(env, old)
-                            && p.capturing.contains(&game.cells.info(old).piece))
+                        || (takes && p.capturing.contains(&game.cells.info(old).piece))
                 });
-        let to_hand =
-            (game.rules.captures_to_hand || game.rules.captures_explode) && self.is_enemy(env, old);
+        let to_hand = (game.rules.captures_to_hand || game.rules.captures_explode) && takes;
         if from == to || promotes || to_hand || !game.rules.burning.is_empty() {
             // Rare cases go the general way.
             self.net.clear();
@@ -67,7 +66,7 @@ impl Vm {
                 };
                 self.net.extend_from_slice(&pair);
             }
-            let captured = u16::from(self.is_enemy(env, old) && from != to);
+            let captured = u16::from(takes && from != to);
             self.finish_move(
                 env,
                 cells,
@@ -82,11 +81,7 @@ impl Vm {
         // A quiescence search's generation counts the moves that take
         // nothing instead of listing them (only where no duplicate can
         // come, so that the count is exact).
-        if self.captures_only
-            && self.unique
-            && !self.is_enemy(env, old)
-            && matches!(env.mode, Mode::Generate)
-        {
+        if self.captures_only && self.unique && !takes && matches!(env.mode, Mode::Generate) {
             self.skipped += 1;
             return;
         }
@@ -107,7 +102,7 @@ impl Vm {
         };
         let mut header = MoveHeader::new(self.mover_piece, Some(from), Some(to), priority);
         header.player = env.player as u8;
-        header.captures = u16::from(self.is_enemy(env, old));
+        header.captures = u16::from(takes);
         if header.captures > 0 && game.rules.earliest_type() == Some(game.cells.info(old).piece) {
             // The one piece taken is of the `earliest:` type: taken first.
             header.earliest_mask = 1 << 63;
