@@ -109,7 +109,7 @@ impl ExternalSpec {
             Protocol::Xboard => "xboard",
         };
         let limit = match self.limit {
-            Limit::Time(t) => format!("{}ms", t.as_millis()),
+            Limit::Time(t) | Limit::Clock(t) => format!("{}ms", t.as_millis()),
             Limit::Depth(d) => format!("d{d}"),
             Limit::Nodes(n) => format!("{n}n"),
         };
@@ -264,7 +264,9 @@ impl External {
 
     fn go_command(&self) -> (String, Duration) {
         match self.spec.limit {
-            Limit::Time(t) => (format!("go movetime {}", t.as_millis().max(1)), t + GRACE),
+            Limit::Time(t) | Limit::Clock(t) => {
+                (format!("go movetime {}", t.as_millis().max(1)), t + GRACE)
+            }
             Limit::Depth(d) => (format!("go depth {d}"), Duration::from_secs(600)),
             Limit::Nodes(n) => (format!("go nodes {n}"), Duration::from_secs(600)),
         }
@@ -290,7 +292,7 @@ impl External {
             self.send(&format!("{prefix}{text}"))?;
         }
         let wait = match self.spec.limit {
-            Limit::Time(t) => {
+            Limit::Time(t) | Limit::Clock(t) => {
                 let secs = t.as_secs_f64().ceil().max(1.0) as u64;
                 self.send(&format!("st {secs}"))?;
                 Duration::from_secs(secs) + GRACE

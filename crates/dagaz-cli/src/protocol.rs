@@ -382,7 +382,13 @@ fn limit_of(args: &[&str], keys: (&str, &str)) -> Limit {
         let moves = value("movestogo").unwrap_or(30).clamp(1, 100);
         let inc = value(inc).unwrap_or(0);
         let ms = (left / moves + inc * 3 / 4).min(left / 2) + byoyomi * 4 / 5;
-        return Limit::Time(Duration::from_millis(ms.max(5)).min(MAX_TIME));
+        let share = Duration::from_millis(ms.max(5)).min(MAX_TIME);
+        // With no main time left, the byoyomi is a fixed time per move.
+        return if left > 0 {
+            Limit::Clock(share)
+        } else {
+            Limit::Time(share)
+        };
     }
     if byoyomi > 0 {
         return Limit::Time(Duration::from_millis((byoyomi * 4 / 5).max(5)).min(MAX_TIME));
@@ -552,11 +558,11 @@ mod tests {
         assert_eq!(limit_of(&["depth", "500"], white), Limit::Depth(MAX_DEPTH));
         assert_eq!(
             limit_of(&["wtime", "60000", "btime", "1000"], white),
-            Limit::Time(Duration::from_millis(2000))
+            Limit::Clock(Duration::from_millis(2000))
         );
         assert_eq!(
             limit_of(&["wtime", "60000", "btime", "1000"], ("btime", "binc")),
-            Limit::Time(Duration::from_millis(33))
+            Limit::Clock(Duration::from_millis(33))
         );
         assert_eq!(
             limit_of(
@@ -568,6 +574,10 @@ mod tests {
         assert_eq!(
             limit_of(&["byoyomi", "1000"], white),
             Limit::Time(Duration::from_millis(800))
+        );
+        assert_eq!(
+            limit_of(&["movetime", "500"], white),
+            Limit::Time(Duration::from_millis(500))
         );
         assert_eq!(limit_of(&["infinite"], white), Limit::Depth(MAX_DEPTH));
     }

@@ -285,7 +285,7 @@ impl<W: Write> Engine<W> {
                     30
                 };
                 let t = (left / moves + self.increment * 3 / 4).min(left / 2);
-                Limit::Time(t.max(Duration::from_millis(5)).min(MAX_TIME))
+                Limit::Clock(t.max(Duration::from_millis(5)).min(MAX_TIME))
             }
             None => Limit::Time(Duration::from_secs(1)),
         }

@@ -458,7 +458,7 @@ fn engine_for_page(spec: &str, max_think: Duration) -> ApiResult<Engine> {
         Engine::Mcts { limit, .. } => (limit, thinking::MAX_MCTS_PLAYOUTS),
     };
     let within = match limit {
-        Limit::Time(t) => t <= max_think,
+        Limit::Time(t) | Limit::Clock(t) => t <= max_think,
         Limit::Depth(d) => d <= MAX_DEPTH,
         Limit::Nodes(n) => n <= max_nodes,
     };

@@ -29,7 +29,12 @@ use crate::position::{Move, MoveList};
 /// How long an engine may think.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Limit {
+    /// This long for the move: the search uses all of it (a fixed move
+    /// time, as `ab:1s` or UCI's `go movetime`).
     Time(Duration),
+    /// At most this long, a share of a game clock: no iteration is begun
+    /// past 60 % of it, so time saved on one move is left for the next.
+    Clock(Duration),
     Depth(u32),
     Nodes(u64),
 }
@@ -118,10 +123,10 @@ impl Limit {
 impl fmt::Display for Limit {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Limit::Time(d) if d.subsec_millis() != 0 || d.as_secs() == 0 => {
+            Limit::Time(d) | Limit::Clock(d) if d.subsec_millis() != 0 || d.as_secs() == 0 => {
                 write!(f, "{}ms", d.as_millis())
             }
-            Limit::Time(d) => write!(f, "{}s", d.as_secs()),
+            Limit::Time(d) | Limit::Clock(d) => write!(f, "{}s", d.as_secs()),
             Limit::Depth(d) => write!(f, "d{d}"),
             Limit::Nodes(n) => write!(f, "{n}n"),
         }
@@ -186,7 +191,7 @@ impl Control {
     /// with `limit`.
     fn deadline(&self, started: Instant, limit: Limit) -> Option<Instant> {
         let own = match limit {
-            Limit::Time(t) => Some(t),
+            Limit::Time(t) | Limit::Clock(t) => Some(t),
             _ => None,
         };
         let bound = match (own, self.max_time) {

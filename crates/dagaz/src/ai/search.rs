@@ -283,9 +283,11 @@ impl<'g> Searcher<'g> {
             if moves.len() == 1 || best.0.abs() >= WIN - 1000 {
                 break;
             }
-            // The next iteration takes a few times as long as this one:
-            // not begun past 60 % of the time.
-            if let Limit::Time(t) = self.limit
+            // On a clock, the next iteration (a few times as long as this
+            // one) is not begun past 60 % of the time: what is saved goes
+            // to later moves. A fixed move time is used to its end, the
+            // last iteration counting as far as it got.
+            if let Limit::Clock(t) = self.limit
                 && !self.helper
                 && started.elapsed() * 5 > t * 3
             {

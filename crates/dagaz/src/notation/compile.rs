@@ -395,7 +395,7 @@ impl<'a, 'b> ProgramBuilder<'a, 'b> {
             }
         }
         let fused = self.alternatives(&flat)?;
-        self.prog.unique_targets = fused == flat.len() && self.fused_targets_disjoint();
+        self.mark_unique(fused, flat.len());
         // The leading alternatives that fused run without the interpreter
         // when moves are generated from the board; the rest, if any, as a
         // program of their own.
@@ -473,7 +473,7 @@ impl<'a, 'b> ProgramBuilder<'a, 'b> {
         }
         let start = self.prog.ops.len();
         let fused = self.alternatives(flat)?;
-        self.prog.unique_targets = fused == flat.len() && self.fused_targets_disjoint();
+        self.mark_unique(fused, flat.len());
         self.prog.guard = self.prog.ops[start..]
             .iter()
             .take_while(|op| match op {
@@ -510,6 +510,19 @@ impl<'a, 'b> ProgramBuilder<'a, 'b> {
             }
         }
         Ok(leading_fused)
+    }
+
+    /// Sets `kernel_unique` and `unique_targets`: `leading` of the
+    /// program's `alternatives` are fused, at their head.
+    fn mark_unique(&mut self, leading: usize, alternatives: usize) {
+        let fused = self
+            .prog
+            .ops
+            .iter()
+            .filter(|op| matches!(op, Op::Ride { .. } | Op::Walk { .. }))
+            .count();
+        self.prog.kernel_unique = fused == leading && self.fused_targets_disjoint();
+        self.prog.unique_targets = self.prog.kernel_unique && leading == alternatives;
     }
 
     /// True if the fused instructions of the program can never reach the

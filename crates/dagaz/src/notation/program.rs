@@ -339,6 +339,11 @@ pub struct Program {
     /// paths of one) can reach the same square: the moves need no
     /// deduplication.
     pub unique_targets: bool,
+    /// The fused instructions all belong to leading alternatives, and no
+    /// two of them (nor two paths of one) can reach the same square: their
+    /// moves need no deduplication. The alternatives after them run later
+    /// and look for duplicates among all the moves of the piece.
+    pub kernel_unique: bool,
     /// Generation from the board runs the kernel and the programs of
     /// `rest` instead of `ops` (attack detection runs `ops`).
     pub split: bool,

@@ -186,8 +186,11 @@ pub(crate) struct Vm {
     /// Index in the move list of this run's first move.
     run_start: usize,
     /// The moves being emitted need no deduplication (set by fused
-    /// instructions of programs with `unique_targets`).
+    /// instructions of programs with `kernel_unique`).
     unique: bool,
+    /// The fused instructions running make every move of the piece (their
+    /// program has `unique_targets`): a move they skip is counted once.
+    complete: bool,
     /// Facts about the moving piece for [`Vm::emit_simple`].
     simple: Simple,
     /// Paths with the same effect but different landing squares are kept
@@ -360,7 +363,8 @@ impl Vm {
         self.hand_is_mover = true;
         self.path_key = 0;
         cells[start.index()] = Cell::EMPTY;
-        self.unique = prog.unique_targets;
+        self.unique = prog.kernel_unique;
+        self.complete = prog.unique_targets;
         for op in &prog.kernel {
             match *op {
                 Op::Ride { list, priority } => {
@@ -374,6 +378,7 @@ impl Vm {
             }
         }
         self.unique = false;
+        self.complete = false;
         cells[start.index()] = piece;
     }
 
@@ -554,7 +559,8 @@ impl Vm {
                 }
                 Op::Ride { list, priority } => {
                     if self.pristine(cursor) && matches!(env.mode, Mode::Generate) && !self.stack {
-                        self.unique = prog.unique_targets;
+                        self.unique = prog.kernel_unique;
+                        self.complete = prog.unique_targets;
                         self.ride(
                             env,
                             cells,
@@ -564,6 +570,7 @@ impl Vm {
                             out,
                         );
                         self.unique = false;
+                        self.complete = false;
                         false
                     } else {
                         true
@@ -571,9 +578,11 @@ impl Vm {
                 }
                 Op::Walk { walk, priority } => {
                     if self.pristine(cursor) && matches!(env.mode, Mode::Generate) && !self.stack {
-                        self.unique = prog.unique_targets;
+                        self.unique = prog.kernel_unique;
+                        self.complete = prog.unique_targets;
                         self.walk_op(env, cells, prog, walk, cursor, priority, out);
                         self.unique = false;
+                        self.complete = false;
                         false
                     } else {
                         true
@@ -684,6 +693,7 @@ impl Vm {
         self.mover_piece = env.game.cells.info(cells[start.index()]).piece;
         self.run_start = out_len;
         self.unique = false;
+        self.complete = false;
         self.simple.hand = Cell::EMPTY;
         if prog.uses_visited {
             self.visited.clear();
