@@ -186,6 +186,15 @@ pub trait EndRule: Send + Sync {
         false
     }
 
+    /// For a rule that forbids or adds moves: true if in `pos` it does
+    /// neither (the game is not over, and neither `forbid` nor `complete`
+    /// would change the legal moves), so that they may be generated
+    /// pseudo-legal and tested one by one. False (the default) always
+    /// lists them in full.
+    fn leaves_moves(&self, _game: &Game, _pos: &Position) -> bool {
+        false
+    }
+
     /// Last word on the legal moves of `pos`: may replace them (four-player
     /// chess: a player without a King passes; a mated player resigns).
     fn complete(&self, _game: &Game, _pos: &Position, _moves: &mut MoveList) {}

@@ -22,7 +22,7 @@ use crate::board::Square;
 use crate::game::extension::SquareTest;
 use crate::game::{Game, GameResult};
 use crate::position::{MoveHeader, MoveList};
-use crate::position::{NO_PIECE, Ply, Position};
+use crate::position::{NO_PIECE, Ply, Position, squares_of};
 
 pub(super) fn register(r: &mut HandlerRegistry) {
     r.register_end("bikjang", Bikjang { scored: true });
@@ -154,6 +154,17 @@ impl EndRule for Bikjang {
         true
     }
 
+    /// The generals apart, the side to move with its general, the game
+    /// not over: nothing to forbid or add.
+    fn leaves_moves(&self, game: &Game, pos: &Position) -> bool {
+        let side = pos.side();
+        let has_general = game
+            .royal_types
+            .iter()
+            .any(|&t| pos.piece_bits(side, t as usize).iter().any(|w| *w != 0));
+        has_general && !generals_face(game, pos) && self.result(game, pos, 1).is_none()
+    }
+
     /// A player in check may have passed with the generals facing.
     fn allows_check_left(&self, game: &Game, pos: &Position) -> bool {
         generals_face(game, pos)
@@ -230,16 +241,12 @@ fn generalless_pass_square(game: &Game, pos: &Position) -> Option<Square> {
 /// Whether the two royal pieces stand on one file with nothing between.
 fn generals_face(game: &Game, pos: &Position) -> bool {
     let topo = &game.topology;
-    let generals: Vec<_> = topo
-        .squares()
-        .filter(|sq| {
-            let info = game.cells.info(pos.cell(*sq));
-            !pos.cell(*sq).is_empty()
-                && info.piece != NO_PIECE
-                && game.pieces[info.piece as usize].royal
-        })
-        .collect();
-    let [a, b] = generals[..] else {
+    let mut generals = (0..game.players.len()).flat_map(|p| {
+        game.royal_types
+            .iter()
+            .flat_map(move |&t| squares_of(pos.piece_bits(p, t as usize)))
+    });
+    let (Some(a), Some(b), None) = (generals.next(), generals.next(), generals.next()) else {
         return false;
     };
     let (ca, cb) = (topo.coords(a), topo.coords(b));

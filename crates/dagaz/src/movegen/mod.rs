@@ -406,7 +406,7 @@ impl Generator {
     /// A uniformly random legal move of the side to move, for playouts:
     /// `out` receives the moves it chose among and the answer is an index
     /// into it (`None`: no legal move). Where the game allows it (see
-    /// [`Generator::streaming`]) only the pseudo-legal moves are generated
+    /// [`Generator::streams`]) only the pseudo-legal moves are generated
     /// and they are tried in a random order until one keeps the mover's
     /// royal pieces safe, so most plies test one move instead of all;
     /// otherwise the legal moves are listed in full. Drawing without
@@ -442,7 +442,7 @@ impl Generator {
 
     /// The moves of the side to move, for a caller that makes them one by
     /// one and may stop early (a search, a playout): where the game allows
-    /// it (see [`Generator::streaming`]) only the pseudo-legal moves, whose
+    /// it (see [`Generator::streams`]) only the pseudo-legal moves, whose
     /// legality the caller asks [`Generator::allows`] after making each;
     /// otherwise the legal moves (of the side to move only, as
     /// [`Generator::moves_of_side`]), which `allows` then always accepts.
@@ -452,7 +452,7 @@ impl Generator {
         pos: &mut Position,
         out: &mut MoveList,
     ) -> Result<Legality, GenError> {
-        if !Self::streaming(game) {
+        if !Self::streams(game, pos) {
             self.moves_of_side(game, pos, out)?;
             return Ok(Legality {
                 guard: None,
@@ -466,8 +466,8 @@ impl Generator {
     }
 
     /// [`Generator::moves_to_try`] for a quiescence search, which makes
-    /// only captures: where the game allows it (see
-    /// [`Generator::streaming`]), a simple move that takes nothing (from
+    /// only captures: where the position allows it (see
+    /// [`Generator::streams`]), a simple move that takes nothing (from
     /// one square to another, the square empty or the mover's) is counted
     /// but not listed. Returns the legality and how many moves there are,
     /// listed or not (pseudo-legal, as `moves_to_try` lists them).
@@ -477,7 +477,7 @@ impl Generator {
         pos: &mut Position,
         out: &mut MoveList,
     ) -> Result<(Legality, usize), GenError> {
-        if !Self::streaming(game) || game.rules.move_neutral.is_some() {
+        if !Self::streams(game, pos) || game.rules.move_neutral.is_some() {
             let legality = self.moves_to_try(game, pos, out)?;
             return Ok((legality, out.len()));
         }
@@ -564,10 +564,19 @@ impl Generator {
         Ok(!answered?)
     }
 
-    /// True if `game` can use the fast perft path: pseudo-legal generation
-    /// plus a royal-safety test after each move, with no rule that
+    /// True if the moves of `pos` can be streamed: generated pseudo-legal,
+    /// each tested by a royal-safety test once made, with no rule that
     /// compares moves with each other (nor a free opening: such games
-    /// never stream).
+    /// never stream). An end rule that forbids or adds moves (janggi's
+    /// bikjang) lets them stream in the positions where it does neither.
+    fn streams(game: &Game, pos: &Position) -> bool {
+        Self::streaming(game)
+            && game.end_rule.as_ref().is_none_or(|r| {
+                (!r.forbids_moves() && !r.adds_moves()) || r.leaves_moves(game, pos)
+            })
+    }
+
+    /// The part of [`Generator::streams`] that depends on the game alone.
     fn streaming(game: &Game) -> bool {
         game.rules.pass == PassRule::Never
             && !game.rules.free_opening
@@ -577,10 +586,6 @@ impl Generator {
             && !game.uses_priorities
             && game.rules.maximum_capture.is_empty()
             && game.rules.consecutive_moves.is_none()
-            && game
-                .end_rule
-                .as_ref()
-                .is_none_or(|r| !r.forbids_moves() && !r.adds_moves())
     }
 
     /// Keeps paths with the same effect but different landing squares as
@@ -992,24 +997,24 @@ fn perft_at(
     }
     let (list, rest) = lists.split_first_mut().expect("one list per ply");
     let mut nodes = 0;
-    if Generator::streaming(game) {
-        let legality = generator.moves_to_try(game, pos, list)?;
-        for i in 0..list.len() {
-            let mv = list.get(i);
-            game.make(pos, mv);
-            if generator.allows(game, pos, mv, &legality)? {
-                nodes += perft_at(game, pos, depth - 1, generator, rest)?;
-            }
-            game.undo(pos, mv);
+    // A free opening's perft counts every player's moves, which
+    // `moves_to_try` (the side to move's) leaves out.
+    let legality = if game.rules.free_opening {
+        generator.legal(game, pos, list)?;
+        Legality {
+            guard: None,
+            lazy: false,
         }
     } else {
-        generator.legal(game, pos, list)?;
-        for i in 0..list.len() {
-            let mv = list.get(i);
-            game.make(pos, mv);
+        generator.moves_to_try(game, pos, list)?
+    };
+    for i in 0..list.len() {
+        let mv = list.get(i);
+        game.make(pos, mv);
+        if generator.allows(game, pos, mv, &legality)? {
             nodes += perft_at(game, pos, depth - 1, generator, rest)?;
-            game.undo(pos, mv);
         }
+        game.undo(pos, mv);
     }
     Ok(nodes)
 }

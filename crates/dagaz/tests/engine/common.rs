@@ -73,6 +73,27 @@ pub fn moves_in(game: &Game, pos: &mut Position) -> Vec<String> {
     t
 }
 
+/// Sorted texts of the moves `Generator::moves_to_try` gives for `pos`
+/// that `Generator::allows` once made: the same as [`moves_in`] when the
+/// two ways of generating agree.
+pub fn moves_tried_in(game: &Game, pos: &mut Position) -> Vec<String> {
+    let (mut generator, mut list) = (Generator::new(), MoveList::new());
+    let legality = generator.moves_to_try(game, pos, &mut list).unwrap();
+    let texts = movetext::texts(game, &list);
+    let mut kept = Vec::new();
+    for (i, text) in texts.into_iter().enumerate() {
+        let mv = list.get(i);
+        game.make(pos, mv);
+        let legal = generator.allows(game, pos, mv, &legality).unwrap();
+        game.undo(pos, mv);
+        if legal {
+            kept.push(text);
+        }
+    }
+    kept.sort();
+    kept
+}
+
 /// Sorted texts of the legal moves of `fen_text` that start with `prefix`
 /// (the moves of the piece on that square).
 pub fn moves_from(game: &Game, fen_text: &str, prefix: &str) -> Vec<String> {

@@ -90,6 +90,33 @@ fn soldiers_step_diagonally_in_the_enemy_palace() {
     assert_eq!(soldier, v(&["e9d10", "e9d9", "e9e10", "e9f10", "e9f9"]));
 }
 
+/// Janggi's moves are streamed (pseudo-legal, tested once made) except
+/// where bikjang forbids or adds moves; both ways give the same moves, in
+/// positions where the generals face, after a pass, without a general.
+#[test]
+fn streamed_moves_are_the_legal_moves() {
+    let game = janggi();
+    for (fen, played) in [
+        ("4k4/9/9/9/9/9/9/9/9/R3K4 b", &[][..]),
+        ("4k4/9/9/9/9/9/9/9/9/R3K4 b", &["e10e10"][..]),
+        ("4k4/9/9/9/4p4/9/9/9/9/R3K4 b", &[][..]),
+        ("3k5/9/9/9/9/9/9/9/9/R3K4 w", &["e1e1"][..]),
+        ("3k5/9/9/9/9/9/9/9/9/R3K4 w", &["e1e1", "d10d10"][..]),
+        ("3k5/9/9/9/9/9/9/9/9/R3K4 w", &["a1d1"][..]),
+        ("4k4/9/9/9/9/9/9/9/4r4/R8 w", &[][..]),
+    ] {
+        let mut pos = game.parse_position(&format!("{fen} - - 0 1")).unwrap();
+        for m in played {
+            common::play(&game, &mut pos, m);
+        }
+        assert_eq!(
+            common::moves_tried_in(&game, &mut pos),
+            common::moves_in(&game, &mut pos),
+            "{fen} after {played:?}"
+        );
+    }
+}
+
 /// Bikjang as Fairy-Stockfish plays it: facing generals must be parted
 /// (or the player passes, which ends the game); two passes in a row end
 /// the game too; an ended game is scored by material, Han +1.5.

@@ -114,14 +114,14 @@ fn castling_rights_follow_the_pieces() {
 
 /// `Generator::random_legal` picks a legal move whenever there is one,
 /// none when there is none, and in time every legal move: in random
-/// games of chess (which it serves from the pseudo-legal moves) and of
-/// shogi and xiangqi.
+/// games of chess, shogi, xiangqi and janggi (which it serves from the
+/// pseudo-legal moves).
 #[test]
 fn random_legal_picks_legal_moves() {
     use rand::SeedableRng;
     use rand::rngs::StdRng;
     let mut rng = StdRng::seed_from_u64(5);
-    for name in ["chess", "shogi", "xiangqi"] {
+    for name in ["chess", "shogi", "xiangqi", "janggi"] {
         let game = load_game(name).unwrap();
         let mut generator = Generator::new();
         let (mut legal, mut tried) = (MoveList::new(), MoveList::new());
