@@ -884,6 +884,10 @@ impl<'g> Searcher<'g> {
                 self.game.undo(pos, mv);
                 continue;
             }
+            if !in_check && mv.header.promotion().is_none() && self.risky_capture(pos, mv) {
+                self.game.undo(pos, mv);
+                continue;
+            }
             self.nodes += 1;
             let check = self.gives_check(pos);
             let score = self.quiesce(pos, ply + 1, check, *alpha, *beta);
@@ -964,6 +968,20 @@ impl<'g> Searcher<'g> {
                     .map_or(1, |p| p.value.max(1) as i64)
             })
             .sum()
+    }
+
+    /// After the capture `mv` has been made on `pos`: true if it took less
+    /// than the piece it moved and that piece can be taken where it
+    /// landed, so the exchange likely loses material (the sign of a
+    /// static exchange, without playing the exchange out).
+    fn risky_capture(&self, pos: &Position, mv: MoveRef) -> bool {
+        let Some(to) = mv.header.to() else {
+            return false;
+        };
+        self.victims(mv) < self.mover_value(mv)
+            && self
+                .game
+                .square_attacked(pos, to, mv.header.player as usize)
     }
 
     fn mover_value(&self, mv: MoveRef) -> i64 {
