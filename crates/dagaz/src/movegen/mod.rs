@@ -459,6 +459,17 @@ impl Generator {
                 lazy: false,
             });
         }
+        self.stream(game, pos, out)
+    }
+
+    /// The pseudo-legal moves of a position that [`Generator::streams`],
+    /// and the guard that tests them.
+    fn stream(
+        &mut self,
+        game: &Game,
+        pos: &mut Position,
+        out: &mut MoveList,
+    ) -> Result<Legality, GenError> {
         let guard = RoyalGuard::new(game, pos);
         let seeds = guard.as_ref().map_or(&[][..], |g| g.seeds());
         self.pseudo_legal_seeded(game, pos, out, seeds)?;
@@ -997,24 +1008,26 @@ fn perft_at(
     }
     let (list, rest) = lists.split_first_mut().expect("one list per ply");
     let mut nodes = 0;
-    // A free opening's perft counts every player's moves, which
-    // `moves_to_try` (the side to move's) leaves out.
-    let legality = if game.rules.free_opening {
-        generator.legal(game, pos, list)?;
-        Legality {
-            guard: None,
-            lazy: false,
+    if Generator::streams(game, pos) {
+        let legality = generator.stream(game, pos, list)?;
+        for i in 0..list.len() {
+            let mv = list.get(i);
+            game.make(pos, mv);
+            if generator.allows(game, pos, mv, &legality)? {
+                nodes += perft_at(game, pos, depth - 1, generator, rest)?;
+            }
+            game.undo(pos, mv);
         }
     } else {
-        generator.moves_to_try(game, pos, list)?
-    };
-    for i in 0..list.len() {
-        let mv = list.get(i);
-        game.make(pos, mv);
-        if generator.allows(game, pos, mv, &legality)? {
+        // Every player's moves in a free opening (`moves_to_try` would
+        // keep the side to move's).
+        generator.legal(game, pos, list)?;
+        for i in 0..list.len() {
+            let mv = list.get(i);
+            game.make(pos, mv);
             nodes += perft_at(game, pos, depth - 1, generator, rest)?;
+            game.undo(pos, mv);
         }
-        game.undo(pos, mv);
     }
     Ok(nodes)
 }
