@@ -31,6 +31,10 @@ pub type Output = Arc<Mutex<dyn Write + Send>>;
 const MAX_DEPTH: u32 = 64;
 /// The longest a `go` may think.
 const MAX_TIME: Duration = Duration::from_secs(3600);
+
+/// Kept back from a fixed move time: the search ends, and its last
+/// lines are written, within the time the other side allowed.
+const MOVE_OVERHEAD: Duration = Duration::from_millis(10);
 /// The most threads the `Threads` option gives a search.
 const MAX_THREADS: usize = 64;
 
@@ -374,7 +378,7 @@ fn limit_of(args: &[&str], keys: (&str, &str)) -> Limit {
         return Limit::Nodes(n.max(1));
     }
     if let Some(ms) = value("movetime") {
-        return Limit::Time(Duration::from_millis(ms.max(1)).min(MAX_TIME));
+        return Limit::Time(within_move_time(Duration::from_millis(ms)));
     }
     let (time, inc) = keys;
     let byoyomi = value("byoyomi").unwrap_or(0);
@@ -395,6 +399,16 @@ fn limit_of(args: &[&str], keys: (&str, &str)) -> Limit {
     }
     // `infinite`, or nothing said: until `stop` (or the deepest search).
     Limit::Depth(MAX_DEPTH)
+}
+
+/// What a search may use of a fixed time per move: the time less
+/// `MOVE_OVERHEAD` (the answer's way to the program that asked, which
+/// may not wait a moment longer), at least a millisecond, at most
+/// `MAX_TIME`.
+pub(crate) fn within_move_time(t: Duration) -> Duration {
+    t.saturating_sub(MOVE_OVERHEAD)
+        .max(Duration::from_millis(1))
+        .min(MAX_TIME)
 }
 
 /// `info depth … score cp|mate … nodes … nps … time … pv …`.
@@ -577,7 +591,11 @@ mod tests {
         );
         assert_eq!(
             limit_of(&["movetime", "500"], white),
-            Limit::Time(Duration::from_millis(500))
+            Limit::Time(Duration::from_millis(490))
+        );
+        assert_eq!(
+            limit_of(&["movetime", "5"], white),
+            Limit::Time(Duration::from_millis(1))
         );
         assert_eq!(limit_of(&["infinite"], white), Limit::Depth(MAX_DEPTH));
     }

@@ -19,7 +19,7 @@ use dagaz::load::library::{fairy_stockfish_game, fairy_stockfish_names, load_gam
 use dagaz::session::Session;
 use dagaz::text::movetext;
 
-use crate::protocol::uci_text;
+use crate::protocol::{uci_text, within_move_time};
 
 /// The deepest search `sd` may ask for.
 const MAX_DEPTH: u32 = 64;
@@ -274,7 +274,7 @@ impl<W: Write> Engine<W> {
             return Limit::Depth(d);
         }
         if let Some(t) = self.per_move {
-            return Limit::Time(t.max(Duration::from_millis(5)));
+            return Limit::Time(within_move_time(t));
         }
         match self.clock {
             Some(left) => {

@@ -23,7 +23,7 @@ use super::{Choice, Control, Limit};
 use crate::game::{Game, GameResult};
 use crate::movegen::{CheckTest, GenError, Generator};
 use crate::position::Position;
-use crate::position::{Move, MoveList, MoveRef};
+use crate::position::{CellInfo, Move, MoveList, MoveRef};
 
 /// Score of a won game (minus the plies to reach it).
 pub const WIN: i32 = 1_000_000;
@@ -953,14 +953,19 @@ impl<'g> Searcher<'g> {
         scored.into_iter().map(|(_, i)| i).collect()
     }
 
-    /// Total value of the pieces a move captures.
-    fn victims(&self, mv: MoveRef) -> i64 {
+    /// What the pieces `mv` removes or replaces of other players are.
+    fn taken<'m>(&self, mv: MoveRef<'m>) -> impl Iterator<Item = CellInfo> + use<'_, 'm> {
         let squares = self.game.topology.len();
         mv.changes
             .iter()
-            .filter(|c| (c.slot as usize) < squares && !c.old.is_empty())
+            .filter(move |c| (c.slot as usize) < squares && !c.old.is_empty())
             .map(|c| self.game.cells.info(c.old))
-            .filter(|i| i.owner != mv.header.player && !i.is_neutral())
+            .filter(move |i| i.owner != mv.header.player && !i.is_neutral())
+    }
+
+    /// Total value of the pieces a move captures.
+    fn victims(&self, mv: MoveRef) -> i64 {
+        self.taken(mv)
             .map(|i| {
                 self.game
                     .pieces
@@ -974,14 +979,27 @@ impl<'g> Searcher<'g> {
     /// than the piece it moved and that piece can be taken where it
     /// landed, so the exchange likely loses material (the sign of a
     /// static exchange, without playing the exchange out).
+    /// A capture that takes a royal piece (which ends the game where
+    /// royal pieces may be taken) is never risky.
     fn risky_capture(&self, pos: &Position, mv: MoveRef) -> bool {
         let Some(to) = mv.header.to() else {
             return false;
         };
-        self.victims(mv) < self.mover_value(mv)
+        !self.takes_royal(mv)
+            && self.victims(mv) < self.mover_value(mv)
             && self
                 .game
                 .square_attacked(pos, to, mv.header.player as usize)
+    }
+
+    /// Whether `mv` removes or replaces an enemy royal piece.
+    fn takes_royal(&self, mv: MoveRef) -> bool {
+        self.taken(mv).any(|i| {
+            self.game
+                .pieces
+                .get(i.piece as usize)
+                .is_some_and(|p| p.royal)
+        })
     }
 
     fn mover_value(&self, mv: MoveRef) -> i64 {

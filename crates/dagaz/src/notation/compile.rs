@@ -521,8 +521,9 @@ impl<'a, 'b> ProgramBuilder<'a, 'b> {
             .iter()
             .filter(|op| matches!(op, Op::Ride { .. } | Op::Walk { .. }))
             .count();
-        self.prog.kernel_unique = fused == leading && self.fused_targets_disjoint();
-        self.prog.unique_targets = self.prog.kernel_unique && leading == alternatives;
+        let disjoint = fused == leading && self.fused_targets_disjoint();
+        self.prog.kernel_unique = fused > 0 && disjoint;
+        self.prog.unique_targets = disjoint && leading == alternatives;
     }
 
     /// True if the fused instructions of the program can never reach the

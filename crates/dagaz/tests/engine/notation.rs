@@ -372,3 +372,23 @@ fen = "30/30/30/30/30/30/30/30/30/30/30/T29 w"
     assert_eq!(got.len(), 29 + 11);
     assert!(got.contains(&"a1ad1".to_string()) && got.contains(&"a1a12".to_string()));
 }
+
+/// A move that a fused alternative (a slide, a leap) and a later one both
+/// make is listed once: fused alternatives whose targets cannot meet skip
+/// the search for duplicates, and the alternatives after them look for
+/// duplicates among all the piece's moves.
+#[test]
+fn a_move_two_alternatives_make_is_listed_once() {
+    let slide = ["d4d5", "d4d6", "d4d7", "d4d8"];
+    for later in ["NNNN[@far]", "NNNN[e]", "NNNN", "N N N N[@far]"] {
+        let game = lab(&format!("(N)([p]\\1)*; {later}"), "");
+        assert_eq!(
+            moves(&game, "8/8/8/8/3T4/8/8/8 w - - 0 1"),
+            v(&slide),
+            "(N)([p]\\1)*; {later}"
+        );
+    }
+    // The same with the leap first and the slide after it.
+    let game = lab("NNNN; (N)([p]\\1)*", "");
+    assert_eq!(moves(&game, "8/8/8/8/3T4/8/8/8 w - - 0 1"), v(&slide));
+}

@@ -190,7 +190,8 @@ fn capturing_moves(list: &MoveList) -> Vec<(Vec<dagaz::position::Change>, u64)> 
 /// `Generator::captures_to_try` (the quiescence search's generation)
 /// lists exactly the capturing moves `moves_to_try` lists, and counts as
 /// many moves in all: in random games of chess, shogi, xiangqi, janggi
-/// and checkers (which it serves in full, not streaming).
+/// (streamed where its generals are apart) and checkers (served in
+/// full, not streaming).
 #[test]
 fn captures_to_try_lists_the_captures_and_counts_every_move() {
     use rand::SeedableRng;

@@ -81,7 +81,11 @@ impl Vm {
         // A quiescence search's generation counts the moves that take
         // nothing instead of listing them (only where no duplicate can
         // come, so that the count is exact).
-        if self.captures_only && self.complete && !takes && matches!(env.mode, Mode::Generate) {
+        if self.captures_only
+            && self.may_count_quiet
+            && !takes
+            && matches!(env.mode, Mode::Generate)
+        {
             self.skipped += 1;
             return;
         }

@@ -189,8 +189,10 @@ pub(crate) struct Vm {
     /// instructions of programs with `kernel_unique`).
     unique: bool,
     /// The fused instructions running make every move of the piece (their
-    /// program has `unique_targets`): a move they skip is counted once.
-    complete: bool,
+    /// program has `unique_targets`), so in `captures_only` mode the moves
+    /// that take nothing may be counted instead of listed: no other
+    /// alternative can list one of them again.
+    may_count_quiet: bool,
     /// Facts about the moving piece for [`Vm::emit_simple`].
     simple: Simple,
     /// Paths with the same effect but different landing squares are kept
@@ -364,7 +366,7 @@ impl Vm {
         self.path_key = 0;
         cells[start.index()] = Cell::EMPTY;
         self.unique = prog.kernel_unique;
-        self.complete = prog.unique_targets;
+        self.may_count_quiet = prog.unique_targets;
         for op in &prog.kernel {
             match *op {
                 Op::Ride { list, priority } => {
@@ -378,7 +380,7 @@ impl Vm {
             }
         }
         self.unique = false;
-        self.complete = false;
+        self.may_count_quiet = false;
         cells[start.index()] = piece;
     }
 
@@ -560,7 +562,7 @@ impl Vm {
                 Op::Ride { list, priority } => {
                     if self.pristine(cursor) && matches!(env.mode, Mode::Generate) && !self.stack {
                         self.unique = prog.kernel_unique;
-                        self.complete = prog.unique_targets;
+                        self.may_count_quiet = prog.unique_targets;
                         self.ride(
                             env,
                             cells,
@@ -570,7 +572,7 @@ impl Vm {
                             out,
                         );
                         self.unique = false;
-                        self.complete = false;
+                        self.may_count_quiet = false;
                         false
                     } else {
                         true
@@ -579,10 +581,10 @@ impl Vm {
                 Op::Walk { walk, priority } => {
                     if self.pristine(cursor) && matches!(env.mode, Mode::Generate) && !self.stack {
                         self.unique = prog.kernel_unique;
-                        self.complete = prog.unique_targets;
+                        self.may_count_quiet = prog.unique_targets;
                         self.walk_op(env, cells, prog, walk, cursor, priority, out);
                         self.unique = false;
-                        self.complete = false;
+                        self.may_count_quiet = false;
                         false
                     } else {
                         true
@@ -693,7 +695,7 @@ impl Vm {
         self.mover_piece = env.game.cells.info(cells[start.index()]).piece;
         self.run_start = out_len;
         self.unique = false;
-        self.complete = false;
+        self.may_count_quiet = false;
         self.simple.hand = Cell::EMPTY;
         if prog.uses_visited {
             self.visited.clear();
