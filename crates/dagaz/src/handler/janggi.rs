@@ -157,12 +157,9 @@ impl EndRule for Bikjang {
     /// The generals apart, the side to move with its general, the game
     /// not over: nothing to forbid or add.
     fn leaves_moves(&self, game: &Game, pos: &Position) -> bool {
-        let side = pos.side();
-        let has_general = game
-            .royal_types
-            .iter()
-            .any(|&t| pos.piece_bits(side, t as usize).iter().any(|w| *w != 0));
-        has_general && !generals_face(game, pos) && self.result(game, pos, 1).is_none()
+        game.has_royal(pos, pos.side())
+            && !generals_face(game, pos)
+            && self.result(game, pos, 1).is_none()
     }
 
     /// A player in check may have passed with the generals facing.

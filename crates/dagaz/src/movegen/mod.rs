@@ -494,7 +494,7 @@ impl Generator {
         }
         self.vm.captures_only = true;
         self.vm.skipped = 0;
-        let legality = self.moves_to_try(game, pos, out);
+        let legality = self.stream(game, pos, out);
         self.vm.captures_only = false;
         Ok((legality?, out.len() + self.vm.skipped))
     }

@@ -344,6 +344,14 @@ impl Vm {
         passes
     }
 
+    /// Sets what the moves about to be emitted by the fused instructions
+    /// of `prog` may skip (`unique`, `may_count_quiet`); `None` clears it
+    /// once they are done.
+    fn set_fused(&mut self, prog: Option<&Program>) {
+        self.unique = prog.is_some_and(|p| p.kernel_unique);
+        self.may_count_quiet = prog.is_some_and(|p| p.unique_targets);
+    }
+
     /// The kernel of `prog` for the piece on `start`: the state the
     /// interpreter is in after the prologue `^` (the piece in the hand, its
     /// square empty), then each fused instruction.
@@ -365,8 +373,7 @@ impl Vm {
         self.hand_is_mover = true;
         self.path_key = 0;
         cells[start.index()] = Cell::EMPTY;
-        self.unique = prog.kernel_unique;
-        self.may_count_quiet = prog.unique_targets;
+        self.set_fused(Some(prog));
         for op in &prog.kernel {
             match *op {
                 Op::Ride { list, priority } => {
@@ -379,8 +386,7 @@ impl Vm {
                 _ => {}
             }
         }
-        self.unique = false;
-        self.may_count_quiet = false;
+        self.set_fused(None);
         cells[start.index()] = piece;
     }
 
@@ -561,8 +567,7 @@ impl Vm {
                 }
                 Op::Ride { list, priority } => {
                     if self.pristine(cursor) && matches!(env.mode, Mode::Generate) && !self.stack {
-                        self.unique = prog.kernel_unique;
-                        self.may_count_quiet = prog.unique_targets;
+                        self.set_fused(Some(prog));
                         self.ride(
                             env,
                             cells,
@@ -571,8 +576,7 @@ impl Vm {
                             priority,
                             out,
                         );
-                        self.unique = false;
-                        self.may_count_quiet = false;
+                        self.set_fused(None);
                         false
                     } else {
                         true
@@ -580,11 +584,9 @@ impl Vm {
                 }
                 Op::Walk { walk, priority } => {
                     if self.pristine(cursor) && matches!(env.mode, Mode::Generate) && !self.stack {
-                        self.unique = prog.kernel_unique;
-                        self.may_count_quiet = prog.unique_targets;
+                        self.set_fused(Some(prog));
                         self.walk_op(env, cells, prog, walk, cursor, priority, out);
-                        self.unique = false;
-                        self.may_count_quiet = false;
+                        self.set_fused(None);
                         false
                     } else {
                         true
@@ -694,8 +696,7 @@ impl Vm {
         self.steps = 0;
         self.mover_piece = env.game.cells.info(cells[start.index()]).piece;
         self.run_start = out_len;
-        self.unique = false;
-        self.may_count_quiet = false;
+        self.set_fused(None);
         self.simple.hand = Cell::EMPTY;
         if prog.uses_visited {
             self.visited.clear();
