@@ -2,9 +2,11 @@
 //! look to the end. The generic evaluation counts material (the `value` of
 //! each piece in the game file, or an estimate from the pieces' mobility
 //! when the file values none) plus the piece-square hints a game file may
-//! give (`squares = { e4 = 20 }` on a piece), the pieces in hand (shogi) and
-//! the numbers of numbered pieces (Rithmomachia: a piece is worth its type's
-//! value plus its number), and the search adds mobility.
+//! give (`squares = { e4 = 20 }` on a piece, blended into its
+//! `endgame_squares` as the material leaves the board), the pieces in
+//! hand (shogi) and the numbers of numbered pieces (Rithmomachia: a piece
+//! is worth its type's value plus its number), and the search adds
+//! mobility.
 //! Games with better knowledge implement [`Evaluator`] in Rust.
 
 use crate::board::Square;
@@ -26,6 +28,11 @@ pub struct Material {
     /// `square_values[piece][square]` for the first player; other players
     /// read the board turned half a turn (see [`Material::new`]).
     square_values: Vec<Vec<i32>>,
+    /// The same for the endgame: the hints move from `square_values` to
+    /// these as the material leaves the board (see [`Material::phase`]).
+    endgame_values: Vec<Vec<i32>>,
+    /// The material at the setup, when some piece has endgame hints.
+    setup_material: Option<i64>,
     /// Square seen by each player: `mirror[player][square]`.
     mirror: Vec<Vec<usize>>,
 }
@@ -61,16 +68,76 @@ impl Material {
                 }
             })
             .collect();
+        let values = piece_values(game);
+        let tapered = game
+            .pieces
+            .iter()
+            .any(|p| !p.endgame_square_values.is_empty());
+        let setup_material =
+            tapered.then(|| material_on_board(game, &values, &game.initial_position()));
         Material {
-            values: piece_values(game),
             square_values: game
                 .pieces
                 .iter()
-                .map(|p| p.square_values.clone())
+                .map(|p| match p.square_values.is_empty() {
+                    // Endgame hints alone: none in the middlegame.
+                    true if !p.endgame_square_values.is_empty() => vec![0; topo.len()],
+                    _ => p.square_values.clone(),
+                })
                 .collect(),
+            endgame_values: game
+                .pieces
+                .iter()
+                .map(|p| match p.endgame_square_values.is_empty() {
+                    true => p.square_values.clone(),
+                    false => p.endgame_square_values.clone(),
+                })
+                .collect(),
+            values,
+            setup_material,
             mirror,
         }
     }
+
+    /// How far the game is from its endgame, from [`PHASE_SPAN`] (all the
+    /// material of the setup still on the board, or more) to 0 (none
+    /// left): the weight of the middlegame hints.
+    fn phase(&self, game: &Game, pos: &Position) -> i64 {
+        match self.setup_material {
+            Some(setup) if setup > 0 => {
+                (material_on_board(game, &self.values, pos) * PHASE_SPAN / setup).min(PHASE_SPAN)
+            }
+            _ => PHASE_SPAN,
+        }
+    }
+}
+
+/// [`Material::phase`] at the setup.
+const PHASE_SPAN: i64 = 256;
+
+/// The value of every piece on the board and in hand, all players', royal
+/// pieces aside.
+fn material_on_board(game: &Game, values: &[i32], pos: &Position) -> i64 {
+    let mut total = 0i64;
+    for owner in 0..game.players.len() {
+        for (t, piece) in game.pieces.iter().enumerate() {
+            if piece.royal {
+                continue;
+            }
+            let on_board: u32 = pos
+                .piece_bits(owner, t)
+                .iter()
+                .map(|w| w.count_ones())
+                .sum();
+            let in_hand = if game.has_hands() {
+                game.in_hand(pos, owner, t as u16)
+            } else {
+                0
+            };
+            total += values[t] as i64 * (on_board as i64 + in_hand as i64);
+        }
+    }
+    total
 }
 
 /// Values for a game whose file gives none (a game imported from a ZRF
@@ -158,6 +225,7 @@ impl Material {
 
 impl Evaluator for Material {
     fn evaluate(&self, game: &Game, pos: &Position, player: usize) -> i32 {
+        let phase = self.phase(game, pos);
         let mut score = 0i64;
         for owner in 0..game.players.len() {
             let mut own = 0i64;
@@ -169,15 +237,19 @@ impl Evaluator for Material {
                     own += self.values[t] as i64 * game.in_hand(pos, owner, t as u16) as i64;
                 }
             }
+            let (mut middle, mut end) = (0i64, 0i64);
             for t in 0..game.pieces.len() {
                 let bits = pos.piece_bits(owner, t);
                 let count: u32 = bits.iter().map(|w| w.count_ones()).sum();
                 own += self.values[t] as i64 * count as i64;
                 let hints = &self.square_values[t];
                 if (!hints.is_empty() || game.numbered()) && count > 0 {
+                    let late = &self.endgame_values[t];
                     for sq in squares_of(bits) {
-                        if let Some(hint) = hints.get(self.mirror[owner][sq.index()]) {
-                            own += *hint as i64;
+                        let seen = self.mirror[owner][sq.index()];
+                        if let (Some(hint), Some(late)) = (hints.get(seen), late.get(seen)) {
+                            middle += *hint as i64;
+                            end += *late as i64;
                         }
                         if game.numbered() {
                             own += game.piece_number(pos.cell(sq)) as i64;
@@ -185,6 +257,7 @@ impl Evaluator for Material {
                     }
                 }
             }
+            own += (middle * phase + end * (PHASE_SPAN - phase)) / PHASE_SPAN;
             if owner == player {
                 score += own * (game.players.len() as i64 - 1);
             } else {

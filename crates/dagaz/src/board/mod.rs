@@ -9,7 +9,6 @@ mod grid;
 
 pub use grid::{GridSpec, parse_grid};
 
-use rustc_hash::FxHashMap;
 use std::collections::HashMap;
 use std::fmt;
 
@@ -77,9 +76,11 @@ pub struct SquareInfo {
 pub struct Topology {
     squares: Vec<SquareInfo>,
     by_name: HashMap<String, Square>,
-    /// Grid cell (col, row, level) to square, for vector directions and
-    /// display (asked during move generation: en passant squares).
-    by_coords: FxHashMap<Coords, Square>,
+    /// Grid cell to square, for vector directions and display (asked
+    /// during move generation: en passant squares): indexed by
+    /// `(level * rows + row) * cols + col` over the grid's box, [`NO_LINK`]
+    /// where the square was removed.
+    by_coords: Vec<u16>,
     dirs: Vec<Direction>,
     /// `next[square * dir_count + dir]`.
     next: Vec<u16>,
@@ -191,7 +192,7 @@ impl Topology {
         let mut topo = Topology {
             squares: Vec::new(),
             by_name: HashMap::new(),
-            by_coords: FxHashMap::default(),
+            by_coords: Vec::new(),
             dirs: Vec::new(),
             next: Vec::new(),
             grid,
@@ -282,7 +283,7 @@ impl Topology {
                 format!("two squares would both be named '{name}'"),
             ));
         }
-        self.by_coords.insert(coords, sq);
+        self.index_coords(coords, sq);
         self.squares.push(SquareInfo { name, coords });
         Ok(())
     }
@@ -291,12 +292,12 @@ impl Topology {
         let gone: std::collections::HashSet<Square> = remove.iter().copied().collect();
         let old = std::mem::take(&mut self.squares);
         self.by_name.clear();
-        self.by_coords.clear();
+        self.by_coords.fill(NO_LINK);
         for (i, info) in old.into_iter().enumerate() {
             if !gone.contains(&Square(i as u16)) {
                 let sq = Square(self.squares.len() as u16);
                 self.by_name.insert(info.name.clone(), sq);
-                self.by_coords.insert(info.coords, sq);
+                self.index_coords(info.coords, sq);
                 self.squares.push(info);
             }
         }
@@ -401,7 +402,7 @@ impl Topology {
                             row: c.row + v[1],
                             level: c.level + v[2],
                         };
-                        if let Some(t) = self.by_coords.get(&to) {
+                        if let Some(t) = self.at(to.col, to.row, to.level) {
                             self.next[s * dir_count + d] = t.0;
                         }
                     }
@@ -582,8 +583,34 @@ impl Topology {
     }
 
     /// The square at grid coordinates, if it exists.
+    #[inline]
     pub fn at(&self, col: i32, row: i32, level: i32) -> Option<Square> {
-        self.by_coords.get(&Coords { col, row, level }).copied()
+        let i = self.coords_index(Coords { col, row, level })?;
+        let t = *self.by_coords.get(i)?;
+        (t != NO_LINK).then_some(Square(t))
+    }
+
+    /// Where `c` is kept in `by_coords`, if it lies in the grid's box.
+    #[inline]
+    fn coords_index(&self, c: Coords) -> Option<usize> {
+        let (cols, rows) = (self.grid.cols.len() as i32, self.grid.rows.len() as i32);
+        let levels = self.grid.levels.len().max(1) as i32;
+        let inside = (0..cols).contains(&c.col)
+            && (0..rows).contains(&c.row)
+            && (0..levels).contains(&c.level);
+        inside.then(|| ((c.level * rows + c.row) * cols + c.col) as usize)
+    }
+
+    /// Records that `sq` stands at `coords` (which lie in the grid's box).
+    fn index_coords(&mut self, coords: Coords, sq: Square) {
+        let g = &self.grid;
+        let cells = g.cols.len() * g.rows.len() * g.levels.len().max(1);
+        if self.by_coords.len() != cells {
+            self.by_coords = vec![NO_LINK; cells];
+        }
+        if let Some(i) = self.coords_index(coords) {
+            self.by_coords[i] = sq.0;
+        }
     }
 
     pub fn coords(&self, sq: Square) -> Coords {

@@ -56,6 +56,8 @@ pub struct PieceType {
     /// Piece-square hints for the evaluation, per square, for the first
     /// player (empty if the file gives none).
     pub square_values: Vec<i32>,
+    /// The same for the endgame (empty: `square_values` throughout).
+    pub endgame_square_values: Vec<i32>,
     /// How the piece is written in position strings: its letter, or e.g.
     /// `+P` for a promoted shogi piece.
     pub symbol: String,

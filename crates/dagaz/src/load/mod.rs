@@ -261,7 +261,13 @@ impl Loader<'_> {
                 promotion: self.promotion(p, &zones, &piece_names, &player_names),
                 programs: compiled.programs[i].clone(),
                 description: p.description.clone(),
-                square_values: self.square_values(pname, p, &topology),
+                square_values: self.square_values(pname, "squares", p.squares.as_ref(), &topology),
+                endgame_square_values: self.square_values(
+                    pname,
+                    "endgame_squares",
+                    p.endgame_squares.as_ref(),
+                    &topology,
+                ),
                 symbol: p
                     .symbol
                     .as_ref()

@@ -482,24 +482,52 @@ impl Loader<'_> {
         }
     }
 
+    /// A piece's hints `key` (`squares`, `endgame_squares`), one bonus per
+    /// square; empty if the file gives none.
     pub(super) fn square_values(
         &mut self,
         pname: &str,
-        p: &PieceSection,
+        key: &str,
+        hints: Option<&Spanned<SquareHints>>,
         topo: &Topology,
     ) -> Vec<i32> {
-        let Some(hints) = &p.squares else {
+        let Some(hints) = hints else {
             return Vec::new();
         };
         let mut values = vec![0; topo.len()];
-        for (name, v) in hints.get_ref() {
-            match topo.square(name) {
-                Some(sq) => values[sq.index()] = *v,
-                None => self.error(
-                    format!("pieces.{pname}.squares: unknown square '{name}'"),
-                    Some(hints.span()),
-                    "here",
-                ),
+        match hints.get_ref() {
+            SquareHints::Named(named) => {
+                for (name, v) in named {
+                    match topo.square(name) {
+                        Some(sq) => values[sq.index()] = *v,
+                        None => self.error(
+                            format!("pieces.{pname}.{key}: unknown square '{name}'"),
+                            Some(hints.span()),
+                            "here",
+                        ),
+                    }
+                }
+            }
+            SquareHints::Picture(text) => {
+                let numbers: Result<Vec<i32>, _> =
+                    text.split_whitespace().map(str::parse::<i32>).collect();
+                match numbers {
+                    Ok(numbers) if numbers.len() == topo.len() => values = numbers,
+                    Ok(numbers) => self.error(
+                        format!(
+                            "pieces.{pname}.{key}: {} numbers for a board of {} squares",
+                            numbers.len(),
+                            topo.len()
+                        ),
+                        Some(hints.span()),
+                        "one number per square, in the board's order",
+                    ),
+                    Err(e) => self.error(
+                        format!("pieces.{pname}.{key}: {e}"),
+                        Some(hints.span()),
+                        "whole numbers separated by spaces",
+                    ),
+                }
             }
         }
         values

@@ -40,6 +40,15 @@ pub(super) struct DisplaySection {
     pub(super) show_removed: Option<bool>,
 }
 
+/// A piece's `squares`: square name to bonus, or a picture of the board,
+/// one number per square in the board's order.
+#[derive(Deserialize)]
+#[serde(untagged)]
+pub(super) enum SquareHints {
+    Named(IndexMap<String, i32>),
+    Picture(String),
+}
+
 /// A piece's `glyphs`: one for every player, or one per player.
 #[derive(Deserialize)]
 #[serde(untagged)]
@@ -120,8 +129,11 @@ pub(super) struct PieceSection {
     pub(super) san: Option<Spanned<String>>,
     /// The piece it becomes when captured into a hand.
     pub(super) demotes_to: Option<Spanned<String>>,
-    /// Piece-square hints for the AI: square name to bonus.
-    pub(super) squares: Option<Spanned<IndexMap<String, i32>>>,
+    /// Piece-square hints for the AI.
+    pub(super) squares: Option<Spanned<SquareHints>>,
+    /// Piece-square hints for the endgame, where the evaluation moves to
+    /// as the material leaves the board (default: `squares`).
+    pub(super) endgame_squares: Option<Spanned<SquareHints>>,
     /// What the page draws for the piece.
     pub(super) glyphs: Option<Spanned<Glyphs>>,
     /// The page draws the glyph upside down (Ultima's Immobilizer).

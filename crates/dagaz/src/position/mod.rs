@@ -134,7 +134,7 @@ impl Position {
         self.hash ^= slot_key(slot, old) ^ slot_key(slot, new);
     }
 
-    #[inline]
+    #[inline(always)]
     fn write(&mut self, table: &CellTable, slot: usize, old: Cell, new: Cell) {
         self.cells[slot] = new;
         if slot >= self.squares {

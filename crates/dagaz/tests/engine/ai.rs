@@ -162,3 +162,53 @@ fn pieces_without_values_are_worth_their_mobility() {
     // A game whose file values its pieces keeps its values.
     assert!(dagaz::ai::eval::learned_values(&load_game("chess").unwrap()).is_none());
 }
+
+/// White's evaluation of a chess position given as FEN.
+fn chess_score(fen_text: &str) -> i32 {
+    use dagaz::ai::eval::{Evaluator, Material};
+    let game = load_game("chess").unwrap();
+    let pos = game.parse_position(fen_text).unwrap();
+    Material::new(&game).evaluate(&game, &pos, 0)
+}
+
+#[test]
+fn the_king_shelters_in_the_middlegame_and_centralises_in_the_endgame() {
+    // The same White King on g1 or on e4, with all the pieces on the
+    // board and then with none but the Kings and a pawn each.
+    let full_g1 = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQ1BKR w - - 0 1";
+    let full_e4 = "rnbqkbnr/pppppppp/8/8/4K3/8/PPPPPPPP/RNBQ1B1R w - - 0 1";
+    let bare_g1 = "4k3/p7/8/8/8/8/P7/6K1 w - - 0 1";
+    let bare_e4 = "4k3/p7/8/8/4K3/8/P7/8 w - - 0 1";
+    assert!(chess_score(full_g1) > chess_score(full_e4) + 50);
+    assert!(chess_score(bare_e4) > chess_score(bare_g1) + 50);
+}
+
+#[test]
+fn square_hints_may_be_a_picture_of_the_board() {
+    use dagaz::ai::eval::{Evaluator, Material};
+    use dagaz::load::load_str;
+    let named = common_lab("squares = { d4 = 30, a8 = -5 }");
+    let mut picture = String::from("squares = \"\"\"\n-5 0 0 0 0 0 0 0\n");
+    picture.push_str(&"0 0 0 0 0 0 0 0\n".repeat(3));
+    picture.push_str("0 0 0 30 0 0 0 0\n");
+    picture.push_str(&"0 0 0 0 0 0 0 0\n".repeat(3));
+    picture.push_str("\"\"\"");
+    let by_picture = common_lab(&picture);
+    for source in [named, by_picture] {
+        let game = load_str(&source, "lab.toml", "lab").unwrap();
+        let pos = game.initial_position();
+        // The Tester (worth 10) stands on d4.
+        assert_eq!(Material::new(&game).evaluate(&game, &pos, 0), 40);
+    }
+    let short = common_lab("squares = \"1 2 3\"");
+    let err = load_str(&short, "lab.toml", "lab").unwrap_err().to_string();
+    assert!(
+        err.contains("pieces.Tester.squares: 3 numbers for a board of 64 squares"),
+        "{err}"
+    );
+}
+
+/// The lab game of the common tests with `line` in its Tester's section.
+fn common_lab(line: &str) -> String {
+    crate::common::lab_source(&format!("moves = \"N\"\nvalue = 10\n{line}"), "")
+}

@@ -587,11 +587,12 @@ impl Vm {
         out: &MoveList,
     ) -> Option<usize> {
         let lifts = from.is_some_and(|f| changes.iter().any(|c| c.slot == f.0 && c.new.is_empty()));
+        // The header first: most moves differ in their hash delta.
         let same = |i: usize| {
-            let m = out.get(i);
-            m.header.hash_delta == delta
-                && m.changes == changes
-                && (!self.distinct_paths || m.header.path_key == self.path_key)
+            let h = out.header(i);
+            h.hash_delta == delta
+                && (!self.distinct_paths || h.path_key == self.path_key)
+                && out.get(i).changes == changes
         };
         if lifts {
             return (self.run_start..out.len()).find(|&i| same(i));
