@@ -509,8 +509,13 @@ impl Loader<'_> {
                 }
             }
             SquareHints::Picture(text) => {
-                let numbers: Result<Vec<i32>, _> =
-                    text.split_whitespace().map(str::parse::<i32>).collect();
+                let numbers: Result<Vec<i32>, String> = text
+                    .split_whitespace()
+                    .map(|t| {
+                        t.parse()
+                            .map_err(|_| format!("'{t}' is not a whole number"))
+                    })
+                    .collect();
                 match numbers {
                     Ok(numbers) if numbers.len() == topo.len() => values = numbers,
                     Ok(numbers) => self.error(

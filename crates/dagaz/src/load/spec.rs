@@ -43,7 +43,10 @@ pub(super) struct DisplaySection {
 /// A piece's `squares`: square name to bonus, or a picture of the board,
 /// one number per square in the board's order.
 #[derive(Deserialize)]
-#[serde(untagged)]
+#[serde(
+    untagged,
+    expecting = "a table of square names to numbers, or a picture of the board: a string of whole numbers, one per square"
+)]
 pub(super) enum SquareHints {
     Named(IndexMap<String, i32>),
     Picture(String),

@@ -206,6 +206,15 @@ fn square_hints_may_be_a_picture_of_the_board() {
         err.contains("pieces.Tester.squares: 3 numbers for a board of 64 squares"),
         "{err}"
     );
+    let word = common_lab("squares = \"1 2 x\"");
+    let err = load_str(&word, "lab.toml", "lab").unwrap_err().to_string();
+    assert!(
+        err.contains("pieces.Tester.squares: 'x' is not a whole number"),
+        "{err}"
+    );
+    let wrong = common_lab("endgame_squares = 5");
+    let err = load_str(&wrong, "lab.toml", "lab").unwrap_err().to_string();
+    assert!(err.contains("a picture of the board"), "{err}");
 }
 
 /// The lab game of the common tests with `line` in its Tester's section.
