@@ -18,6 +18,7 @@ use std::sync::OnceLock;
 
 use super::Game;
 use super::extension::SquareTest;
+use super::reach::Reach;
 use crate::board::{Dir, DirKind};
 use crate::notation::{Op, Program, Test};
 
@@ -122,6 +123,9 @@ pub(crate) struct AttackTable {
     pub(crate) fallback: Vec<u16>,
     /// Some condition reads the move history (`l`, `t`).
     pub(crate) dynamic: bool,
+    /// Where the attackers can stand, per target square (`None` on boards
+    /// too large to keep it).
+    pub(crate) reach: Option<Reach>,
 }
 
 /// What is known of the piece on the target square when a table is built.
@@ -234,7 +238,9 @@ impl Attacks {
         };
         lock.get_or_init(|| {
             let a = self.analysed(game);
-            AttackTable::build(&a.patterns[by], kind, &a.geometry)
+            let mut table = AttackTable::build(&a.patterns[by], kind, &a.geometry);
+            table.reach = Reach::of(&table, game, by);
+            table
         })
     }
 
@@ -263,6 +269,22 @@ fn any_piece() -> crate::position::CellInfo {
 }
 
 impl AttackTable {
+    /// Whether `sq` is in every zone of the condition list `list` (its
+    /// other conditions are not looked at).
+    #[inline]
+    pub(crate) fn in_zones(
+        &self,
+        game: &Game,
+        by: usize,
+        list: u16,
+        sq: crate::board::Square,
+    ) -> bool {
+        self.cond_lists[list as usize].iter().all(|c| match *c {
+            Cond::InZone(z) => game.zones.contains(z as usize, by, sq),
+            _ => true,
+        })
+    }
+
     /// Builds a table from the analysed programs of one attacker.
     fn build(
         patterns: &[Option<Vec<Pattern>>],

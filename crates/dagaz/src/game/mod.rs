@@ -6,6 +6,7 @@ pub(crate) mod attacks;
 pub mod display;
 pub mod extension;
 pub mod numbers;
+pub(crate) mod reach;
 mod rules;
 
 pub use rules::{

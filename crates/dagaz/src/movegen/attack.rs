@@ -38,6 +38,40 @@ pub(crate) fn attacked(
     hypo: Cell,
     exclude: Option<Square>,
 ) -> bool {
+    attacked_where(game, cells, history, target, by, hypo, exclude, None)
+}
+
+/// [`attacked`] in `pos`, whose pieces' bitsets say where `by`'s pieces
+/// are: the tries are walked only if one of them stands within their
+/// reach.
+fn attacked_in(game: &Game, pos: &Position, target: Square, by: usize, hypo: Cell) -> bool {
+    let (cells, history) = (pos.cells(), pos.history());
+    attacked_where(game, cells, history, target, by, hypo, None, Some(pos))
+}
+
+/// Whether a piece of `by` in `pos` stands where one of `table`'s
+/// attackers could attack `target` from (true if the table has no reach).
+#[inline]
+fn within_reach(table: &AttackTable, pos: &Position, target: Square, by: usize) -> bool {
+    table.reach.as_ref().is_none_or(|reach| {
+        reach.attackers(target).any(|(t, squares)| {
+            let bits = pos.piece_bits(by, t as usize);
+            bits.iter().zip(squares).any(|(a, b)| a & b != 0)
+        })
+    })
+}
+
+#[allow(clippy::too_many_arguments)]
+fn attacked_where(
+    game: &Game,
+    cells: &[Cell],
+    history: &[Ply],
+    target: Square,
+    by: usize,
+    hypo: Cell,
+    exclude: Option<Square>,
+    pos: Option<&Position>,
+) -> bool {
     let view = View {
         cells,
         target,
@@ -49,7 +83,8 @@ pub(crate) fn attacked(
         return fallback(game, &view, history, by, exclude, None);
     }
     let table = game.attacks.table(game, by, game.cells.info(hypo));
-    if table.walk(game, &view, history, by, exclude, &mut NoRecord) {
+    let reached = pos.is_none_or(|pos| within_reach(table, pos, target, by));
+    if reached && table.walk(game, &view, history, by, exclude, &mut NoRecord) {
         return true;
     }
     !table.fallback.is_empty() && fallback(game, &view, history, by, exclude, Some(&table.fallback))
@@ -68,9 +103,7 @@ impl Game {
             for sq in squares_of(pos.piece_bits(player, t as usize)) {
                 let cell = pos.cell(sq);
                 for by in 0..self.players.len() {
-                    if by != player
-                        && attacked(self, pos.cells(), pos.history(), sq, by, cell, None)
-                    {
+                    if by != player && attacked_in(self, pos, sq, by, cell) {
                         return true;
                     }
                 }
@@ -88,18 +121,8 @@ impl Game {
             .flat_map(|&t| squares_of(pos.piece_bits(player, t as usize)))
             .collect();
         let attacked = |sq: &Square| {
-            (0..self.players.len()).any(|by| {
-                by != player
-                    && attacked(
-                        self,
-                        pos.cells(),
-                        pos.history(),
-                        *sq,
-                        by,
-                        pos.cell(*sq),
-                        None,
-                    )
-            })
+            (0..self.players.len())
+                .any(|by| by != player && attacked_in(self, pos, *sq, by, pos.cell(*sq)))
         };
         match self.rules.royal_check {
             RoyalCheck::Last => royals.len() == 1 && attacked(&royals[0]),
@@ -138,10 +161,8 @@ impl Game {
                 .iter()
                 .any(|n| enemy_royals.contains(n));
             !touching
-                && (0..self.players.len()).any(|by| {
-                    by != player
-                        && attacked(self, pos.cells(), pos.history(), sq, by, pos.cell(sq), None)
-                })
+                && (0..self.players.len())
+                    .any(|by| by != player && attacked_in(self, pos, sq, by, pos.cell(sq)))
         })
     }
 
@@ -154,30 +175,40 @@ impl Game {
         } else {
             here
         };
-        (0..self.players.len()).any(|by| {
-            by != player && attacked(self, pos.cells(), pos.history(), sq, by, hypo, None)
-        })
+        (0..self.players.len()).any(|by| by != player && attacked_in(self, pos, sq, by, hypo))
     }
 }
 
 /// Like [`attacked`] for a piece standing on `target`, recording what the
 /// answer depended on (see [`ReadSet`]).
+///
+/// Where no piece of `by` stands within the tries' reach, the answer is
+/// "no" until one comes there (or the target moves): all the squares of
+/// the reach are recorded as read, and the target as strict.
 pub(crate) fn attacked_recording(
     game: &Game,
-    cells: &[Cell],
-    history: &[Ply],
+    pos: &Position,
     target: Square,
     by: usize,
     set: &mut ReadSet,
 ) -> bool {
-    let hypo = cells[target.index()];
+    let hypo = pos.cell(target);
     let table = game.attacks.table(game, by, game.cells.info(hypo));
+    if let Some(reach) = &table.reach
+        && !within_reach(table, pos, target, by)
+    {
+        for (w, bits) in set.read.iter_mut().zip(reach.union(target)) {
+            *w |= bits;
+        }
+        set.strict(target);
+        return false;
+    }
     let view = View {
-        cells,
+        cells: pos.cells(),
         target,
         hypo,
     };
-    table.walk(game, &view, history, by, None, set)
+    table.walk(game, &view, pos.history(), by, None, set)
 }
 
 /// What negative attack tests read, as bitsets over squares (up to 512).
@@ -530,16 +561,6 @@ impl AttackTable {
         false
     }
 
-    /// Whether `sq` is in every zone of the condition list `list` (whose
-    /// other conditions the caller tests).
-    #[inline]
-    fn in_zones(&self, game: &Game, by: usize, list: u16, sq: Square) -> bool {
-        self.cond_lists[list as usize].iter().all(|c| match *c {
-            Cond::InZone(z) => game.zones.contains(z as usize, by, sq),
-            _ => true,
-        })
-    }
-
     #[inline]
     fn conds_hold(
         &self,
@@ -626,7 +647,7 @@ mod tests {
     use rand::rngs::StdRng;
     use rand::{RngExt, SeedableRng};
 
-    use super::{NO_HOP, View, attacked, fallback};
+    use super::{NO_HOP, View, attacked, attacked_in, fallback, within_reach};
     use crate::board::Square;
     use crate::load::load_game;
     use crate::movegen::Generator;
@@ -680,6 +701,16 @@ mod tests {
                                 let fast =
                                     attacked(&game, &cells, pos.history(), sq, by, hypo, exclude);
                                 let slow = fallback(&game, &view, pos.history(), by, exclude, None);
+                                if exclude.is_none() {
+                                    // The position's bitsets and the tries' reach agree.
+                                    let within = attacked_in(&game, &pos, sq, by, hypo);
+                                    assert_eq!(
+                                        within,
+                                        slow,
+                                        "{name}: reach of {}",
+                                        game.topology.name(sq)
+                                    );
+                                }
                                 assert_eq!(
                                     fast,
                                     slow,
@@ -700,6 +731,31 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// In chess's opening position no piece stands where it could ever
+    /// attack a king, so no attack walk runs; in the fool's mate the
+    /// Queen on h4 reaches e1 (along an empty diagonal or not).
+    #[test]
+    fn kings_start_out_of_every_piece_reach() {
+        let game = load_game("chess").unwrap();
+        let king = game.piece_by_name("King").unwrap();
+        let reached = |pos: &crate::position::Position, player: usize| {
+            let sq = crate::position::squares_of(pos.piece_bits(player, king as usize))
+                .next()
+                .unwrap();
+            let table = game
+                .attacks
+                .table(&game, 1 - player, game.cells.info(pos.cell(sq)));
+            within_reach(table, pos, sq, 1 - player)
+        };
+        let start = game.initial_position();
+        assert!(!reached(&start, 0) && !reached(&start, 1));
+        let mate = game
+            .parse_position("rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3")
+            .unwrap();
+        assert!(reached(&mate, 0) && game.royal_attacked(&mate, 0));
+        assert!(!reached(&mate, 1));
     }
 
     /// The cannons' lines (xiangqi, janggi) are folded into rays with a

@@ -886,16 +886,9 @@ impl RoyalGuard {
         }
         for &t in game.royal_types() {
             for sq in squares_of(pos.piece_bits(player, t as usize)) {
-                let hit = (0..game.players.len()).filter(|b| *b != player).any(|by| {
-                    attack::attacked_recording(
-                        game,
-                        pos.cells(),
-                        pos.history(),
-                        sq,
-                        by,
-                        &mut guard.read,
-                    )
-                });
+                let hit = (0..game.players.len())
+                    .filter(|b| *b != player)
+                    .any(|by| attack::attacked_recording(game, pos, sq, by, &mut guard.read));
                 guard.quick &= !hit;
                 if guard.seed_count < guard.seeds.len() {
                     guard.seeds[guard.seed_count] = (sq, hit);
