@@ -748,9 +748,8 @@ impl<'a> Analysis<'a> {
     /// The program's capture patterns, or `None` if it cannot be analysed.
     fn run(game: &'a Game, prog: &'a Program) -> Option<Vec<Pattern>> {
         let opaque_handler = |k: u8| {
-            !game
-                .handler(k)
-                .is_some_and(|h| h.transparent_to_attacks() || h.square_test(game).is_some())
+            let transparent = game.handler(k).is_some_and(|h| h.transparent_to_attacks());
+            !transparent && game.square_tests[k as usize].is_none()
         };
         if prog.ops.iter().any(|op| match op {
             Op::Handler(k) => opaque_handler(*k),
@@ -961,8 +960,7 @@ impl<'a> Analysis<'a> {
                 // A handler that tests the square is that test; one that
                 // leaves attacks alone (gating) does nothing here; `run` let
                 // no other handler through.
-                Op::Handler(k) => match self.game.handler(k).and_then(|h| h.square_test(self.game))
-                {
+                Op::Handler(k) => match self.game.square_tests[k as usize] {
                     Some(SquareTest::NotType(t)) => self.type_test(&mut s, Cond::NotType(t)),
                     None => true,
                 },
@@ -980,7 +978,7 @@ impl<'a> Analysis<'a> {
                     true
                 }
                 // Fused instructions are followed by their generic code.
-                Op::Ride { .. } | Op::Walk { .. } => true,
+                Op::Ride { .. } | Op::Walk { .. } | Op::Hop { .. } => true,
                 Op::NavPop => self.nav_pop(&mut s),
                 Op::Epilogue => {
                     if s.hand == Hand::Empty {

@@ -136,9 +136,11 @@ pub trait Handler: Send + Sync {
     /// For a handler that only tests the cursor's square, and continues
     /// there without effects exactly when the test passes: the test, so
     /// that attack detection can read the programs that call it (and keep
-    /// its fast tables). `None` for every other handler.
-    fn square_test(&self, game: &Game) -> Option<SquareTest> {
-        let _ = game;
+    /// its fast tables, and move generation can fuse the moves that call
+    /// it). `None` for every other handler. `pieces` are the game's piece
+    /// names, in the order of their types.
+    fn square_test(&self, pieces: &[String]) -> Option<SquareTest> {
+        let _ = pieces;
         None
     }
 }

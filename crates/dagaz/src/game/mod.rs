@@ -20,7 +20,7 @@ use crate::board::{DirMap, Square, Topology, Zones};
 use crate::notation::Program;
 use crate::position::{Cell, CellTable, MoveRef, NO_PIECE, Position};
 use attacks::Attacks;
-use extension::{EndRule, Handler};
+use extension::{EndRule, Handler, SquareTest};
 
 /// A player: name, the letter used for it in position strings, and how it
 /// reads directions.
@@ -476,6 +476,9 @@ pub struct Game {
     /// piece (`ai::eval::learned_values`), once per loaded game.
     pub(crate) learned_values: std::sync::OnceLock<Option<Vec<i32>>>,
     pub(crate) handlers: [Option<Arc<dyn Handler>>; 10],
+    /// The test of one square that each handler stands for, if it does
+    /// ([`Handler::square_test`]).
+    pub(crate) square_tests: [Option<SquareTest>; 10],
     /// Decides when the game is over before the goals do (`[handlers] end`).
     pub(crate) end_rule: Option<Arc<dyn EndRule>>,
     /// The move alternatives have different priorities.

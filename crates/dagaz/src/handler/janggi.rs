@@ -38,8 +38,8 @@ pub(super) fn with_argument(name: &str) -> Option<Arc<dyn Handler>> {
 struct NotPiece(String);
 
 impl Handler for NotPiece {
-    fn square_test(&self, game: &Game) -> Option<SquareTest> {
-        let t = game.pieces.iter().position(|p| p.name == self.0)?;
+    fn square_test(&self, pieces: &[String]) -> Option<SquareTest> {
+        let t = pieces.iter().position(|p| *p == self.0)?;
         Some(SquareTest::NotType(t as u16))
     }
 

@@ -35,6 +35,7 @@ use crate::board::{BoardKind, BoardSpec, DirMap, DirSpec, Square, Topology, Zone
 use crate::diagnostic::{Diagnostic, LoadError, string_offsets};
 use crate::game::attacks::Attacks;
 use crate::game::display::{Display, DisplaySpec};
+use crate::game::extension::SquareTest;
 use crate::game::numbers::Part;
 use crate::game::{
     FenConfig, Game, GoalNames, Goals, PieceType, Player, PositionFormat, Promotion, Rules,
@@ -363,6 +364,7 @@ impl Loader<'_> {
             once_flags: compiled.once_flags,
             attacks: Attacks::default(),
             learned_values: Default::default(),
+            square_tests: square_tests(&handlers, &piece_names),
             handlers,
             end_rule,
             uses_priorities,
@@ -415,6 +417,14 @@ impl Loader<'_> {
         }
         Some(game)
     }
+}
+
+/// The test of one square each registered handler stands for, if any.
+fn square_tests(
+    handlers: &[Option<Arc<dyn Handler>>; 10],
+    pieces: &[String],
+) -> [Option<SquareTest>; 10] {
+    std::array::from_fn(|k| handlers[k].as_ref().and_then(|h| h.square_test(pieces)))
 }
 
 /// The move types the pieces' ZRF blocks name (`type`), each once, in the

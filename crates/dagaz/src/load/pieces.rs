@@ -165,6 +165,8 @@ impl Loader<'_> {
         for (k, h) in handlers.iter().enumerate() {
             registered[k] = h.is_some();
         }
+        let not_type =
+            super::square_tests(handlers, names).map(|test| test.map(|SquareTest::NotType(t)| t));
         let ctx = CompileContext {
             topology,
             pieces: names,
@@ -172,6 +174,7 @@ impl Loader<'_> {
             attributes: &attributes,
             move_types,
             handlers: registered,
+            not_type,
         };
         let mut once_flags: u16 = 0;
         let mut parsed: Vec<[Vec<Parsed>; 2]> = Vec::new();
@@ -312,7 +315,7 @@ impl Loader<'_> {
         span: Option<Range<usize>>,
     ) -> Option<Vec<notation::Program>> {
         let mut out = Vec::new();
-        for player in players {
+        for (index, player) in players.iter().enumerate() {
             let list: Vec<(MoveEntry, &Resolved, u16)> = entries
                 .iter()
                 .map(|(n, r, b, p)| {
@@ -326,7 +329,7 @@ impl Loader<'_> {
                     )
                 })
                 .collect();
-            match ProgramBuilder::new(ctx, &player.map)
+            match ProgramBuilder::new(ctx, index, &player.map)
                 .with_zrf(blocks, all_moves)
                 .piece(&list, prologue_take)
             {

@@ -8,7 +8,8 @@ use std::collections::HashMap;
 
 use super::ast::{Bracket, CheckKind, DirAtom, Nav, Node, NodeKind, Span};
 use super::program::{
-    Op, Program, Test, UNTYPED, WALK_HAND, WALK_MOVED, WALK_NOT_MOVED, WALK_TESTS, WalkPaths, ZrfOp,
+    Hop, NO_TYPE, Op, Program, Test, UNTYPED, WALK_HAND, WALK_MOVED, WALK_NOT_MOVED, WALK_TESTS,
+    WalkPaths, ZrfOp,
 };
 use super::zrf::{ZrfBlock, ZrfCompiler};
 use super::{ErrorKind, NotationError};
@@ -29,6 +30,9 @@ pub struct CompileContext<'a> {
     pub move_types: &'a [String],
     /// `handlers[k]` is true when handler `k` (1..9) is registered.
     pub handlers: [bool; 10],
+    /// `not_type[k]` is `Some(t)` when handler `k` only tests the square:
+    /// it holds a piece not of type `t` (`Handler::square_test`).
+    pub not_type: [Option<u16>; 10],
 }
 
 /// One alternative of a piece's move list.
@@ -336,6 +340,8 @@ fn dirs_of(atom: &DirAtom, topo: &Topology) -> Result<Vec<Dir>, NotationError> {
 /// Builds one player's program for a piece from its move alternatives.
 pub struct ProgramBuilder<'a, 'b> {
     ctx: &'a CompileContext<'b>,
+    /// The player the program is for (zones differ by player).
+    player: usize,
     map: &'a DirMap,
     prog: Program,
     /// The piece's ZRF move blocks, compiled after its expressions.
@@ -345,9 +351,11 @@ pub struct ProgramBuilder<'a, 'b> {
 }
 
 impl<'a, 'b> ProgramBuilder<'a, 'b> {
-    pub fn new(ctx: &'a CompileContext<'b>, map: &'a DirMap) -> Self {
+    /// A builder of `player`'s programs, whose directions `map` turns.
+    pub fn new(ctx: &'a CompileContext<'b>, player: usize, map: &'a DirMap) -> Self {
         ProgramBuilder {
             ctx,
+            player,
             map,
             prog: Program::default(),
             zrf: &[],
@@ -403,23 +411,25 @@ impl<'a, 'b> ProgramBuilder<'a, 'b> {
             .prog
             .ops
             .iter()
-            .filter(|op| matches!(op, Op::Ride { .. } | Op::Walk { .. }))
+            .filter(|op| op.is_fused())
             .take(fused)
             .copied()
             .collect::<Vec<Op>>();
         // Split generation pays where a kernel runs without the
-        // interpreter and every alternative after it can be ruled out by
-        // the tests it starts with. Otherwise the interpreter runs the
-        // whole program once: that costs less than a run per alternative.
+        // interpreter and every alternative after it, but for at most
+        // one, can be ruled out by the tests it starts with: the one that
+        // cannot runs alone, in place of the whole program. Otherwise the
+        // interpreter runs the whole program once: that costs less than
+        // a run per alternative.
         if fused > 0 {
             let rest = flat[fused..]
                 .iter()
                 .map(|alt| {
-                    ProgramBuilder::new(self.ctx, self.map)
+                    ProgramBuilder::new(self.ctx, self.player, self.map)
                         .finish(std::slice::from_ref(alt), prologue_take)
                 })
                 .collect::<Result<Vec<Program>, NotationError>>()?;
-            if rest.iter().all(|p| p.guard > 0) {
+            if rest.iter().filter(|p| p.guard == 0).count() <= 1 {
                 self.prog.rest = rest;
                 self.prog.split = true;
                 self.prog.kernel = leading;
@@ -471,9 +481,15 @@ impl<'a, 'b> ProgramBuilder<'a, 'b> {
         if prologue_take {
             self.emit(Op::Take);
         }
-        let start = self.prog.ops.len();
+        let mut start = self.prog.ops.len();
         let fused = self.alternatives(flat)?;
         self.mark_unique(fused, flat.len());
+        // A lone alternative that fused starts with its fused instruction;
+        // its guard is in the generic code that follows.
+        if flat.len() == 1 && fused == 1 {
+            start += 1;
+        }
+        self.prog.guard_at = start as u32;
         self.prog.guard = self.prog.ops[start..]
             .iter()
             .take_while(|op| match op {
@@ -515,12 +531,7 @@ impl<'a, 'b> ProgramBuilder<'a, 'b> {
     /// Sets `kernel_unique` and `unique_targets`: `leading` of the
     /// program's `alternatives` are fused, at their head.
     fn mark_unique(&mut self, leading: usize, alternatives: usize) {
-        let fused = self
-            .prog
-            .ops
-            .iter()
-            .filter(|op| matches!(op, Op::Ride { .. } | Op::Walk { .. }))
-            .count();
+        let fused = self.prog.ops.iter().filter(|op| op.is_fused()).count();
         let disjoint = fused == leading && self.fused_targets_disjoint();
         self.prog.kernel_unique = fused > 0 && disjoint;
         self.prog.unique_targets = disjoint && leading == alternatives;
@@ -532,7 +543,7 @@ impl<'a, 'b> ProgramBuilder<'a, 'b> {
     /// directions. Only on boards whose directions are vectors.
     fn fused_targets_disjoint(&self) -> bool {
         let topo = self.ctx.topology;
-        if !topo.all_vectors() {
+        if !topo.all_vectors() || !self.prog.hops.is_empty() {
             return false;
         }
         let vector = |d: Dir| match topo.direction(d).kind {
@@ -593,6 +604,18 @@ impl<'a, 'b> ProgramBuilder<'a, 'b> {
     /// alternative: a slide `(d)([p]\1)*`, or a walk of fixed steps with
     /// content tests (`N,OM`, `OM[e]`, `*`). The generic code follows it.
     fn fuse(&mut self, n: &Node, r: &Resolved, priority: u8) -> Result<(), NotationError> {
+        if let Some((atom, screen, landing)) = hop_line(n, r) {
+            if self.ctx.topology.acyclic()
+                && let Some(mut hop) = self.hop_tests(screen, landing)
+            {
+                let dirs = self.mapped(dirs_of(atom, self.ctx.topology)?);
+                hop.list = self.list(dirs);
+                self.prog.hops.push(hop);
+                let hop = (self.prog.hops.len() - 1) as u16;
+                self.emit(Op::Hop { hop, priority });
+            }
+            return Ok(());
+        }
         if let Some(atom) = slide(n, r) {
             if self.ctx.topology.acyclic() {
                 let dirs = self.mapped(dirs_of(atom, self.ctx.topology)?);
@@ -607,23 +630,34 @@ impl<'a, 'b> ProgramBuilder<'a, 'b> {
         }
         let mut legs: Vec<(Vec<Dir>, u8)> = Vec::new();
         let mut hand_tests = 0u8;
+        // Zones the start square (index 0) and each leg's square (index
+        // i + 1) must be in: they never change, so the table of paths
+        // leaves out the paths that fail them.
+        let mut zones: Vec<Vec<u16>> = vec![Vec::new()];
         for item in items {
             match &item.kind {
                 NodeKind::Step(atom) => {
-                    legs.push((self.mapped(dirs_of(atom, self.ctx.topology)?), 0))
+                    legs.push((self.mapped(dirs_of(atom, self.ctx.topology)?), 0));
+                    zones.push(Vec::new());
                 }
                 NodeKind::Bracket(b) if b.nav.is_empty() && legs.is_empty() => {
                     // Before the first step the hand holds the moving piece.
                     for check in &b.checks {
-                        match check.kind {
+                        match &check.kind {
                             CheckKind::Code('M') => hand_tests |= WALK_NOT_MOVED,
                             CheckKind::Code('m') => hand_tests |= WALK_MOVED,
+                            CheckKind::Zone(name) => zones[0].push(self.zone(name)),
                             _ => return Ok(()),
                         }
                     }
                 }
                 NodeKind::Bracket(b) if b.nav.is_empty() => {
                     for check in &b.checks {
+                        if let CheckKind::Zone(name) = &check.kind {
+                            let z = self.zone(name);
+                            zones.last_mut().expect("a leg's zones").push(z);
+                            continue;
+                        }
                         let bit = match &check.kind {
                             CheckKind::Code(c) => Test::from_code(*c)
                                 .and_then(|t| WALK_TESTS.iter().position(|w| *w == t)),
@@ -648,7 +682,11 @@ impl<'a, 'b> ProgramBuilder<'a, 'b> {
         if hand_tests != 0 {
             legs.insert(0, (WALK_HAND, hand_tests));
         }
-        let paths = self.walk_paths(&legs);
+        let paths = self.walk_paths(&legs, &zones);
+        if paths.is_none() && zones.iter().any(|z| !z.is_empty()) {
+            // Stepping the board would not test the zones.
+            return Ok(());
+        }
         self.prog.walks.push(legs);
         self.prog.walk_paths.push(paths);
         let walk = (self.prog.walks.len() - 1) as u16;
@@ -656,9 +694,50 @@ impl<'a, 'b> ProgramBuilder<'a, 'b> {
         Ok(())
     }
 
+    /// The tests of a hopper's line (its directions left to the caller):
+    /// the screen must be tested to hold a piece (`P`, or a handler that
+    /// tests for a piece not of a type); the landing must be `[p]`, or
+    /// `[e]` with such a handler or not. `None` for any other tests.
+    fn hop_tests(&self, screen: &Bracket, landing: &Bracket) -> Option<Hop> {
+        let mut hop = Hop {
+            list: 0,
+            screen_not: NO_TYPE,
+            captures: false,
+            victim_not: NO_TYPE,
+        };
+        for check in &screen.checks {
+            match check.kind {
+                CheckKind::Code('P') => {}
+                CheckKind::Handler(k) if hop.screen_not == NO_TYPE => {
+                    hop.screen_not = self.ctx.not_type[k as usize]?;
+                }
+                _ => return None,
+            }
+        }
+        let codes: Vec<&CheckKind> = landing.checks.iter().map(|c| &c.kind).collect();
+        match codes.as_slice() {
+            [CheckKind::Code('p')] => {}
+            [CheckKind::Code('e')] => hop.captures = true,
+            [CheckKind::Code('e'), CheckKind::Handler(k)]
+            | [CheckKind::Handler(k), CheckKind::Code('e')] => {
+                hop.captures = true;
+                hop.victim_not = self.ctx.not_type[*k as usize]?;
+            }
+            _ => return None,
+        }
+        (!screen.checks.is_empty()).then_some(hop)
+    }
+
+    /// The index of the zone `name` (checked to exist when resolved).
+    fn zone(&self, name: &str) -> u16 {
+        self.ctx.zones.find(name).unwrap_or(0) as u16
+    }
+
     /// Every path of a walk from every square, if the table stays under
-    /// [`WalkPaths::LIMIT`] entries.
-    fn walk_paths(&self, legs: &[(u16, u8)]) -> Option<WalkPaths> {
+    /// [`WalkPaths::LIMIT`] entries. `zones[0]` are the zones the start
+    /// square must be in, `zones[i]` those of the square the i-th
+    /// stepping leg reaches: paths that leave them are not listed.
+    fn walk_paths(&self, legs: &[(u16, u8)], zones: &[Vec<u16>]) -> Option<WalkPaths> {
         let topo = self.ctx.topology;
         let steps: Vec<(&[Dir], u8)> = legs
             .iter()
@@ -678,12 +757,21 @@ impl<'a, 'b> ProgramBuilder<'a, 'b> {
         };
         let mut path = Vec::with_capacity(lists.len());
         let mut all = Vec::new();
+        let inside = |i: usize, sq: crate::board::Square| {
+            zones[i]
+                .iter()
+                .all(|&z| self.ctx.zones.contains(z as usize, self.player, sq))
+        };
         for sq in topo.squares() {
             table.starts.push(table.squares.len() as u32);
             all.clear();
-            extend_paths(topo, &lists, sq, &mut path, &mut all);
+            if inside(0, sq) {
+                extend_paths(topo, &lists, sq, &mut path, &mut all);
+            }
             for full in all.chunks_exact(lists.len()) {
-                table.squares.extend(kept.iter().map(|&i| full[i]));
+                if full.iter().enumerate().all(|(i, &at)| inside(i + 1, at)) {
+                    table.squares.extend(kept.iter().map(|&i| full[i]));
+                }
             }
             if table.squares.len() > WalkPaths::LIMIT {
                 return None;
@@ -941,37 +1029,74 @@ fn slide<'n>(n: &'n Node, r: &Resolved) -> Option<&'n DirAtom> {
     let NodeKind::Seq(items) = &n.kind else {
         return None;
     };
-    let [first, second] = items.as_slice() else {
+    let [first, run] = items.as_slice() else {
         return None;
     };
-    let NodeKind::Capture(atom) = &first.kind else {
+    let (atom, var) = bound_step(first, r)?;
+    empty_run(run, var).then_some(atom)
+}
+
+/// If `n` is a hopper's line `(dirs)([p]\k)*[S]\k([p]\k)*[L]`, with `k`
+/// that group's variable: the group's directions and the brackets `S`
+/// (the screen's tests) and `L` (the landing's).
+fn hop_line<'n>(n: &'n Node, r: &Resolved) -> Option<(&'n DirAtom, &'n Bracket, &'n Bracket)> {
+    let NodeKind::Seq(items) = &n.kind else {
         return None;
     };
-    let var = r.vars.get(&first.span.start)?;
+    let [first, run, screen, step, beyond, landing] = items.as_slice() else {
+        return None;
+    };
+    let (atom, var) = bound_step(first, r)?;
+    let along = matches!(step.kind, NodeKind::Var { var: k, back: false } if k == var);
+    match (&screen.kind, &landing.kind) {
+        (NodeKind::Bracket(s), NodeKind::Bracket(l))
+            if along
+                && s.nav.is_empty()
+                && l.nav.is_empty()
+                && empty_run(run, var)
+                && empty_run(beyond, var) =>
+        {
+            Some((atom, s, l))
+        }
+        _ => None,
+    }
+}
+
+/// If `n` is a group `(dirs)`: its directions and its variable.
+fn bound_step<'n>(n: &'n Node, r: &Resolved) -> Option<(&'n DirAtom, u8)> {
+    let NodeKind::Capture(atom) = &n.kind else {
+        return None;
+    };
+    Some((atom, *r.vars.get(&n.span.start)?))
+}
+
+/// True if `n` is `([p]\k)*` with `k` = `var`: steps along the variable
+/// over empty squares, as many as there are.
+fn empty_run(n: &Node, var: u8) -> bool {
     let NodeKind::Repeat {
         body,
         min: 0,
         max: None,
         maximal: false,
-    } = &second.kind
+    } = &n.kind
     else {
-        return None;
+        return false;
     };
     let body = match &body.kind {
         NodeKind::Group(inner) => inner,
         _ => body,
     };
     let NodeKind::Seq(parts) = &body.kind else {
-        return None;
+        return false;
     };
     match parts.as_slice() {
         [check, step] => {
             let empty = matches!(&check.kind, NodeKind::Bracket(b)
                 if b.nav.is_empty() && matches!(b.checks.as_slice(), [c] if c.kind == CheckKind::Code('p')));
-            let along = matches!(step.kind, NodeKind::Var { var: k, back: false } if k == *var);
-            (empty && along).then_some(atom)
+            let along = matches!(step.kind, NodeKind::Var { var: k, back: false } if k == var);
+            empty && along
         }
-        _ => None,
+        _ => false,
     }
 }
 

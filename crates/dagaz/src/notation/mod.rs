@@ -17,8 +17,8 @@ pub use compile::{
 };
 pub use parser::parse;
 pub use program::{
-    Cond, Op, Program, Test, UNTYPED, WALK_HAND, WALK_MOVED, WALK_NOT_MOVED, WALK_TESTS, WalkPaths,
-    ZrfChange, ZrfOp,
+    Cond, Hop, NO_TYPE, Op, Program, Test, UNTYPED, WALK_HAND, WALK_MOVED, WALK_NOT_MOVED,
+    WALK_TESTS, WalkPaths, ZrfChange, ZrfOp,
 };
 
 use std::fmt;

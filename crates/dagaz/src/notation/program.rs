@@ -148,6 +148,11 @@ pub enum Op {
         walk: u16,
         priority: u8,
     },
+    /// Fused hopper's line + epilogue + match (see [`Program::hops`]).
+    Hop {
+        hop: u16,
+        priority: u8,
+    },
     /// The path ends here.
     Fail,
     /// An instruction of ZRF move blocks (`notation::zrf`).
@@ -312,6 +317,35 @@ impl WalkPaths {
     }
 }
 
+/// A hopper's line (a cannon's), `(d)([p]\1)*[S]\1([p]\1)*[L]`: over
+/// empty squares to the first piece, which must pass the screen test
+/// `S`, then beyond it either every empty square (`L` is `p`) or the
+/// first piece, if it is an enemy that passes the landing test (`L` is
+/// `e`, with a square test or not).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Hop {
+    /// The directions, an index into [`Program::dir_lists`].
+    pub list: u16,
+    /// The screen is not of this type ([`NO_TYPE`]: any piece is).
+    pub screen_not: u16,
+    /// The hop captures the first piece beyond the screen, instead of
+    /// landing on each empty square.
+    pub captures: bool,
+    /// The piece taken is not of this type ([`NO_TYPE`]: any enemy is).
+    pub victim_not: u16,
+}
+
+/// No type excluded ([`Hop`]).
+pub const NO_TYPE: u16 = u16::MAX;
+
+impl Op {
+    /// A fused instruction: computes its alternative's moves directly
+    /// (`Ride`, `Walk`, `Hop`).
+    pub fn is_fused(&self) -> bool {
+        matches!(self, Op::Ride { .. } | Op::Walk { .. } | Op::Hop { .. })
+    }
+}
+
 /// A compiled piece program for one player.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Program {
@@ -324,6 +358,8 @@ pub struct Program {
     /// where the table would be large): the kernel reads them instead of
     /// stepping through the board's links.
     pub walk_paths: Vec<Option<WalkPaths>>,
+    /// The hoppers' lines of `Op::Hop`.
+    pub hops: Vec<Hop>,
     /// Number of `Iter` slots.
     pub slots: u16,
     /// The program reads `r`/`R`, so the interpreter keeps a visited set.
@@ -358,6 +394,9 @@ pub struct Program {
     /// test (no choice, no effect): the guard that can rule the program
     /// out before the interpreter starts.
     pub guard: u32,
+    /// Where the guard's instructions start (after the prologue and a
+    /// lone alternative's fused instruction).
+    pub guard_at: u32,
     /// Jump targets of ZRF instructions ([`ZrfOp::Unless`],
     /// [`ZrfOp::Loop`], [`ZrfOp::Partial`]).
     pub targets: Vec<u32>,

@@ -392,3 +392,97 @@ fn a_move_two_alternatives_make_is_listed_once() {
     let game = lab("NNNN; (N)([p]\\1)*", "");
     assert_eq!(moves(&game, "8/8/8/8/3T4/8/8/8 w - - 0 1"), v(&slide));
 }
+
+/// Fused hoppers' lines and walks with zone tests give the moves the
+/// interpreter gives for the same rules written so that they do not fuse
+/// (the screen's test in a group; the first step bound to a variable), in
+/// random positions of both sides' testers, stones and walkers.
+#[test]
+fn fused_lines_and_zone_walks_move_as_interpreted() {
+    let not_walker = "[handlers]\n2 = \"not_piece:Walker\"";
+    let pairs = [
+        (
+            r"(+)([p]\1)*[P]\1([p]\1)*[e]",
+            r"(+)([p]\1)*([P])\1([p]\1)*[e]",
+            "",
+        ),
+        (
+            r"(+)([p]\1)*[P]\1([p]\1)*[p]",
+            r"(+)([p]\1)*([P])\1([p]\1)*[p]",
+            "",
+        ),
+        (
+            r"(X)([p]\1)*[2]\1([p]\1)*[e2]; (+)([p]\1)*[2]\1([p]\1)*[p]",
+            r"(X)([p]\1)*([2])\1([p]\1)*[e2]; (+)([p]\1)*([2])\1([p]\1)*[p]",
+            not_walker,
+        ),
+        (
+            "+[@far]; [@far]X; N[@far]N",
+            "(+)[@far]; [@far](X); (N)[@far]N",
+            "",
+        ),
+    ];
+    let mut seed = 0x2545_f491_4f6c_dd1du64;
+    let mut next = move |n: u64| {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed % n
+    };
+    for (fused, interpreted, extra) in pairs {
+        let (a, b) = (lab(fused, extra), lab(interpreted, extra));
+        for _ in 0..200 {
+            let mut board = [' '; 64];
+            for piece in ['T', 't', 'S', 's', 'W', 'w', 'T', 't'] {
+                board[next(64) as usize] = piece;
+            }
+            let rows: Vec<String> = board
+                .chunks(8)
+                .map(|row| {
+                    let mut text = String::new();
+                    let mut gap = 0;
+                    for &c in row {
+                        if c == ' ' {
+                            gap += 1;
+                            continue;
+                        }
+                        if gap > 0 {
+                            text.push_str(&gap.to_string());
+                        }
+                        gap = 0;
+                        text.push(c);
+                    }
+                    if gap > 0 {
+                        text.push_str(&gap.to_string());
+                    }
+                    text
+                })
+                .collect();
+            for side in ["w", "b"] {
+                let fen = format!("{} {side}", rows.join("/"));
+                assert_eq!(moves(&a, &fen), moves(&b, &fen), "{fused} in {fen}");
+            }
+        }
+    }
+}
+
+/// The cannons' lines and the palace moves of janggi are fused: the
+/// interpreter does not run for them.
+#[test]
+fn cannons_and_palace_steps_fuse() {
+    use dagaz::notation::Op;
+    let janggi = dagaz::load::load_game("janggi").unwrap();
+    for player in 0..2 {
+        let program = |name: &str| {
+            let t = janggi.piece_by_name(name).unwrap();
+            &janggi.pieces[t as usize].programs[player]
+        };
+        let hops = program("Cannon").kernel.iter();
+        assert_eq!(hops.filter(|op| matches!(op, Op::Hop { .. })).count(), 2);
+        let guard = program("Guard");
+        assert!(guard.split && guard.rest.is_empty() && guard.kernel.len() == 3);
+        // The General's pass, `(+)~1`, is left to the interpreter alone.
+        let general = program("General");
+        assert!(general.split && general.rest.len() == 1 && general.kernel.len() == 3);
+    }
+}

@@ -23,7 +23,7 @@ use super::attack;
 use crate::board::{Dir, Square};
 use crate::game::Game;
 use crate::game::extension::{Branch, HandlerContext};
-use crate::notation::{Op, Program, Test, WALK_HAND, WALK_MOVED, WALK_NOT_MOVED};
+use crate::notation::{NO_TYPE, Op, Program, Test, WALK_HAND, WALK_MOVED, WALK_NOT_MOVED};
 use crate::position::{Cell, Change, NO_PIECE, Ply};
 use crate::position::{MoveHeader, MoveList};
 use emit::{Dedup, Simple};
@@ -292,7 +292,7 @@ impl Vm {
         if piece.is_empty() || piece.is_marked() {
             return false;
         }
-        let first = usize::from(prog.ops.first() == Some(&Op::Take));
+        let first = prog.guard_at as usize;
         let Some(guard) = prog.ops.get(first..first + prog.guard as usize) else {
             return true;
         };
@@ -382,6 +382,9 @@ impl Vm {
                 }
                 Op::Walk { walk, priority } => {
                     self.walk_op(env, cells, prog, walk, start, priority, out);
+                }
+                Op::Hop { hop, priority } => {
+                    self.hop(env, cells, prog, hop, start, priority, out);
                 }
                 _ => {}
             }
@@ -586,6 +589,16 @@ impl Vm {
                     if self.pristine(cursor) && matches!(env.mode, Mode::Generate) && !self.stack {
                         self.set_fused(Some(prog));
                         self.walk_op(env, cells, prog, walk, cursor, priority, out);
+                        self.set_fused(None);
+                        false
+                    } else {
+                        true
+                    }
+                }
+                Op::Hop { hop, priority } => {
+                    if self.pristine(cursor) && matches!(env.mode, Mode::Generate) && !self.stack {
+                        self.set_fused(Some(prog));
+                        self.hop(env, cells, prog, hop, cursor, priority, out);
                         self.set_fused(None);
                         false
                     } else {
@@ -881,6 +894,61 @@ impl Vm {
                     break;
                 }
                 sq = next;
+            }
+        }
+    }
+
+    /// `Hop` number `hop` of `prog` from `from`: in each direction, over
+    /// empty squares to the first piece, the screen; if it passes the
+    /// screen test, beyond it each empty square up to the next piece (a
+    /// quiet hop), or that piece if it is an enemy that passes the
+    /// landing test (a capturing hop). A marked square ends the line, as
+    /// it ends a ride.
+    #[allow(clippy::too_many_arguments)]
+    fn hop(
+        &mut self,
+        env: &Env,
+        cells: &[Cell],
+        prog: &Program,
+        hop: u16,
+        from: Square,
+        priority: u8,
+        out: &mut MoveList,
+    ) {
+        let topo = &env.game.topology;
+        let spec = prog.hops[hop as usize];
+        let not_of = |c: Cell, t: u16| t == NO_TYPE || env.game.cells.info(c).piece != t;
+        for &d in &prog.dir_lists[spec.list as usize] {
+            let mut sq = from;
+            let screen = loop {
+                let Some(next) = topo.step(sq, d) else {
+                    break None;
+                };
+                let c = cells[next.index()];
+                if c.is_marked() || !c.is_empty() {
+                    break (!c.is_marked()).then_some(next);
+                }
+                sq = next;
+            };
+            let Some(mut sq) = screen.filter(|s| not_of(cells[s.index()], spec.screen_not)) else {
+                continue;
+            };
+            while let Some(next) = topo.step(sq, d) {
+                let c = cells[next.index()];
+                if c.is_marked() {
+                    break;
+                }
+                if c.is_empty() {
+                    if !spec.captures {
+                        self.emit_simple(env, cells, from, next, priority, out);
+                    }
+                    sq = next;
+                    continue;
+                }
+                if spec.captures && self.is_enemy(env, c) && not_of(c, spec.victim_not) {
+                    self.emit_simple(env, cells, from, next, priority, out);
+                }
+                break;
             }
         }
     }
