@@ -13,6 +13,10 @@ and the ratio after / before. The node counts must agree.
 
 The machines these run on are noisy virtual machines: compare the ratio
 column, measured in one run, rather than absolute figures across days.
+With --instructions the two binaries are compared by the instructions
+their perft executes (valgrind's callgrind, loading the game included),
+which do not vary from run to run: before / after, so that a game the
+change slows down shows below 1 as in the timed table.
 """
 
 import argparse
@@ -39,6 +43,20 @@ def perft(binary, game, depth, timeout):
     if not nodes or not time:
         return None
     return int(nodes.group(1)), float(time.group(1))
+
+
+def instructions(binary, game, depth):
+    """Instructions executed by one perft run under callgrind."""
+    out = subprocess.run(
+        ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null",
+         binary, "perft", game, str(depth)],
+        capture_output=True,
+        text=True,
+    )
+    found = re.search(r"refs:\s+([\d,]+)", out.stderr)
+    if out.returncode != 0 or not found:
+        sys.exit(f"{binary} failed on {game} at depth {depth} under callgrind")
+    return int(found.group(1).replace(",", ""))
 
 
 def games_of(binary):
@@ -70,13 +88,18 @@ def main():
     ap.add_argument("--rounds", type=int, default=3, help="runs per binary (the best counts)")
     ap.add_argument("--games", help="comma-separated games (default: every built-in game)")
     ap.add_argument("--max-depth", type=int, default=8)
+    ap.add_argument("--instructions", action="store_true",
+                    help="compare instruction counts (callgrind) instead of times")
     args = ap.parse_args()
+    if args.instructions and not args.after:
+        sys.exit("--instructions compares two binaries")
 
     binaries = [args.before] + ([args.after] if args.after else [])
     games = args.games.split(",") if args.games else games_of(args.before)
-    head = "| game | depth | nodes | " + " | ".join(
-        ["before n/s", "after n/s", "after / before"] if args.after else ["n/s"]
-    ) + " |"
+    columns = ["before n/s", "after n/s", "after / before"] if args.after else ["n/s"]
+    if args.instructions:
+        columns = ["before instructions", "after instructions", "before / after"]
+    head = "| game | depth | nodes | " + " | ".join(columns) + " |"
     print(head)
     print("|" + "---|" * (head.count("|") - 1))
     ratios = []
@@ -86,6 +109,13 @@ def main():
             print(f"| {game} | – | – | failed |", flush=True)
             continue
         depth, (nodes, _) = found
+        if args.instructions:
+            counts = [instructions(b, game, depth) for b in binaries]
+            ratio = counts[0] / counts[1]
+            ratios.append(ratio)
+            print(f"| {game} | {depth} | {nodes:,} | {counts[0]:,} | {counts[1]:,} | {ratio:.3f} |",
+                  flush=True)
+            continue
         best = [float("inf")] * len(binaries)
         for _ in range(args.rounds):
             for i, binary in enumerate(binaries):
@@ -105,7 +135,7 @@ def main():
     if ratios:
         ratios.sort()
         print(
-            f"\n{len(ratios)} games; after / before: lowest {ratios[0]:.2f}, "
+            f"\n{len(ratios)} games; {columns[-1]}: lowest {ratios[0]:.2f}, "
             f"median {ratios[len(ratios) // 2]:.2f}, highest {ratios[-1]:.2f}"
         )
 

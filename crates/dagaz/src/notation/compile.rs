@@ -416,11 +416,12 @@ impl<'a, 'b> ProgramBuilder<'a, 'b> {
             .copied()
             .collect::<Vec<Op>>();
         // Split generation pays where a kernel runs without the
-        // interpreter and every alternative after it, but for at most
-        // one, can be ruled out by the tests it starts with: the one that
-        // cannot runs alone, in place of the whole program. Otherwise the
-        // interpreter runs the whole program once: that costs less than
-        // a run per alternative.
+        // interpreter and every alternative after it can be ruled out by
+        // the tests it starts with. Otherwise the interpreter runs the
+        // whole program once: that costs less than a run per alternative
+        // (letting one alternative without a guard run alone saved 1.3 %
+        // of four-player chess's instructions and cost 1.2 % of
+        // draughts').
         if fused > 0 {
             let rest = flat[fused..]
                 .iter()
@@ -429,7 +430,7 @@ impl<'a, 'b> ProgramBuilder<'a, 'b> {
                         .finish(std::slice::from_ref(alt), prologue_take)
                 })
                 .collect::<Result<Vec<Program>, NotationError>>()?;
-            if rest.iter().filter(|p| p.guard == 0).count() <= 1 {
+            if rest.iter().all(|p| p.guard > 0) {
                 self.prog.rest = rest;
                 self.prog.split = true;
                 self.prog.kernel = leading;

@@ -374,23 +374,38 @@ impl Vm {
         self.path_key = 0;
         cells[start.index()] = Cell::EMPTY;
         self.set_fused(Some(prog));
-        for op in &prog.kernel {
-            match *op {
-                Op::Ride { list, priority } => {
-                    let dirs = &prog.dir_lists[list as usize];
-                    self.ride(env, cells, dirs, start, priority, out);
-                }
-                Op::Walk { walk, priority } => {
-                    self.walk_op(env, cells, prog, walk, start, priority, out);
-                }
-                Op::Hop { hop, priority } => {
-                    self.hop(env, cells, prog, hop, start, priority, out);
-                }
-                _ => {}
-            }
+        for &op in &prog.kernel {
+            self.fused_moves(env, cells, prog, op, start, out);
         }
         self.set_fused(None);
         cells[start.index()] = piece;
+    }
+
+    /// The moves of the fused instruction `op` of `prog` for the piece
+    /// lifted from `start`.
+    #[inline]
+    fn fused_moves(
+        &mut self,
+        env: &Env,
+        cells: &[Cell],
+        prog: &Program,
+        op: Op,
+        start: Square,
+        out: &mut MoveList,
+    ) {
+        match op {
+            Op::Ride { list, priority } => {
+                let dirs = &prog.dir_lists[list as usize];
+                self.ride(env, cells, dirs, start, priority, out);
+            }
+            Op::Walk { walk, priority } => {
+                self.walk_op(env, cells, prog, walk, start, priority, out);
+            }
+            Op::Hop { hop, priority } => {
+                self.hop(env, cells, prog, hop, start, priority, out);
+            }
+            _ => {}
+        }
     }
 
     /// Runs a drop program: `piece` comes out of the hand slot `hand_slot`
@@ -568,37 +583,13 @@ impl Vm {
                         ok
                     }
                 }
-                Op::Ride { list, priority } => {
+                op @ (Op::Ride { .. } | Op::Walk { .. } | Op::Hop { .. }) => {
+                    // From the path's start, the fused instruction makes
+                    // the alternative's moves and the path ends; later on
+                    // a path, its generic code follows.
                     if self.pristine(cursor) && matches!(env.mode, Mode::Generate) && !self.stack {
                         self.set_fused(Some(prog));
-                        self.ride(
-                            env,
-                            cells,
-                            &prog.dir_lists[list as usize],
-                            cursor,
-                            priority,
-                            out,
-                        );
-                        self.set_fused(None);
-                        false
-                    } else {
-                        true
-                    }
-                }
-                Op::Walk { walk, priority } => {
-                    if self.pristine(cursor) && matches!(env.mode, Mode::Generate) && !self.stack {
-                        self.set_fused(Some(prog));
-                        self.walk_op(env, cells, prog, walk, cursor, priority, out);
-                        self.set_fused(None);
-                        false
-                    } else {
-                        true
-                    }
-                }
-                Op::Hop { hop, priority } => {
-                    if self.pristine(cursor) && matches!(env.mode, Mode::Generate) && !self.stack {
-                        self.set_fused(Some(prog));
-                        self.hop(env, cells, prog, hop, cursor, priority, out);
+                        self.fused_moves(env, cells, prog, op, cursor, out);
                         self.set_fused(None);
                         false
                     } else {
