@@ -11,7 +11,7 @@ use crate::game::attacks::{
     NO_RAY, Node,
 };
 use crate::game::{Game, RoyalCheck};
-use crate::position::{Cell, MoveList, NO_PIECE, Ply, Position, squares_of};
+use crate::position::{Cell, MoveList, NO_PIECE, PieceBits, Ply, Position, squares_of};
 
 /// `l`, `t` and their negations as attack conditions: where the moves
 /// since `by` last moved started or ended.
@@ -46,23 +46,35 @@ pub(crate) fn attacked(
 /// reach.
 fn attacked_in(game: &Game, pos: &Position, target: Square, by: usize, hypo: Cell) -> bool {
     let (cells, history) = (pos.cells(), pos.history());
-    attacked_where(game, cells, history, target, by, hypo, None, Some(pos))
+    attacked_where(
+        game,
+        cells,
+        history,
+        target,
+        by,
+        hypo,
+        None,
+        Some(pos.bits()),
+    )
 }
 
-/// Whether a piece of `by` in `pos` stands where one of `table`'s
+/// Whether a piece of `by` stands (by `bits`) where one of `table`'s
 /// attackers could attack `target` from (true if the table has no reach).
 #[inline]
-fn within_reach(table: &AttackTable, pos: &Position, target: Square, by: usize) -> bool {
+fn within_reach(table: &AttackTable, bits: PieceBits, target: Square, by: usize) -> bool {
     table.reach.as_ref().is_none_or(|reach| {
         reach.attackers(target).any(|(t, squares)| {
-            let bits = pos.piece_bits(by, t as usize);
+            let bits = bits.of(by, t as usize);
             bits.iter().zip(squares).any(|(a, b)| a & b != 0)
         })
     })
 }
 
+/// [`attacked`], where `bits`, if given, are the bitsets of the board
+/// `cells` (the position's, generation's changes aside): the tries are
+/// walked only if a piece of `by` stands within their reach.
 #[allow(clippy::too_many_arguments)]
-fn attacked_where(
+pub(crate) fn attacked_where(
     game: &Game,
     cells: &[Cell],
     history: &[Ply],
@@ -70,7 +82,7 @@ fn attacked_where(
     by: usize,
     hypo: Cell,
     exclude: Option<Square>,
-    pos: Option<&Position>,
+    bits: Option<PieceBits>,
 ) -> bool {
     let view = View {
         cells,
@@ -83,7 +95,7 @@ fn attacked_where(
         return fallback(game, &view, history, by, exclude, None);
     }
     let table = game.attacks.table(game, by, game.cells.info(hypo));
-    let reached = pos.is_none_or(|pos| within_reach(table, pos, target, by));
+    let reached = bits.is_none_or(|bits| within_reach(table, bits, target, by));
     if reached && table.walk(game, &view, history, by, exclude, &mut NoRecord) {
         return true;
     }
@@ -195,7 +207,7 @@ pub(crate) fn attacked_recording(
     let hypo = pos.cell(target);
     let table = game.attacks.table(game, by, game.cells.info(hypo));
     if let Some(reach) = &table.reach
-        && !within_reach(table, pos, target, by)
+        && !within_reach(table, pos.bits(), target, by)
     {
         for (w, bits) in set.read.iter_mut().zip(reach.union(target)) {
             *w |= bits;
@@ -619,6 +631,7 @@ fn fallback(
         game,
         player: by,
         history,
+        bits: None,
         mode: Mode::Attack(view.target),
         move_type: None,
     };
@@ -747,7 +760,7 @@ mod tests {
             let table = game
                 .attacks
                 .table(&game, 1 - player, game.cells.info(pos.cell(sq)));
-            within_reach(table, pos, sq, 1 - player)
+            within_reach(table, pos.bits(), sq, 1 - player)
         };
         let start = game.initial_position();
         assert!(!reached(&start, 0) && !reached(&start, 1));

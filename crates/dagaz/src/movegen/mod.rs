@@ -139,15 +139,16 @@ impl Generator {
                     .drop_programs
                     .get(player)
                     .unwrap_or(prog);
+                let (cells, history, bits) = pos.split_for_generation();
+                let env = Env {
+                    game,
+                    player,
+                    history,
+                    bits: Some(bits),
+                    mode: Mode::Generate,
+                    move_type,
+                };
                 for sq in game.topology.squares() {
-                    let (cells, history) = pos.split_for_generation();
-                    let env = Env {
-                        game,
-                        player,
-                        history,
-                        mode: Mode::Generate,
-                        move_type,
-                    };
                     self.vm.run_drop(&env, cells, prog, sq, cell, slot, out)?;
                 }
             }
@@ -170,25 +171,26 @@ impl Generator {
         }
         self.bits.clear();
         self.bits.extend_from_slice(pos.owner_bits(owner));
+        let (cells, history, bits) = pos.split_for_generation();
+        let env = Env {
+            game,
+            player: owner,
+            history,
+            bits: Some(bits),
+            mode: Mode::Generate,
+            move_type,
+        };
         for w in 0..self.bits.len() {
             let mut b = self.bits[w];
             while b != 0 {
                 let sq = Square((w * 64 + b.trailing_zeros() as usize) as u16);
                 b &= b - 1;
-                let piece = game.cells.info(pos.cell(sq)).piece;
+                let piece = game.cells.info(cells[sq.index()]).piece;
                 if piece == NO_PIECE {
                     continue;
                 }
-                let moving = game.moving_type(pos.cells(), sq, owner, piece);
+                let moving = game.moving_type(cells, sq, owner, piece);
                 let prog = &game.pieces[moving as usize].programs[owner];
-                let (cells, history) = pos.split_for_generation();
-                let env = Env {
-                    game,
-                    player: owner,
-                    history,
-                    mode: Mode::Generate,
-                    move_type,
-                };
                 self.vm.run_piece(&env, cells, prog, sq, out)?;
             }
         }
@@ -211,11 +213,12 @@ impl Generator {
                 continue;
             }
             for piece in &game.pieces {
-                let (cells, history) = pos.split_for_generation();
+                let (cells, history, bits) = pos.split_for_generation();
                 let env = Env {
                     game,
                     player: owner,
                     history,
+                    bits: Some(bits),
                     mode: Mode::Generate,
                     move_type,
                 };

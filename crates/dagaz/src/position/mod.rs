@@ -71,6 +71,24 @@ pub struct Position {
     history: Vec<Ply>,
 }
 
+/// A position's bitsets per owner and piece type, borrowed apart from its
+/// cells (which generation changes in place while it explores).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct PieceBits<'a> {
+    bits: &'a [u64],
+    types: usize,
+    words: usize,
+}
+
+impl<'a> PieceBits<'a> {
+    /// Squares holding a piece of type `piece` owned by `owner`.
+    #[inline]
+    pub(crate) fn of(&self, owner: usize, piece: usize) -> &'a [u64] {
+        let at = (owner * self.types + piece) * self.words;
+        &self.bits[at..at + self.words]
+    }
+}
+
 /// A move's effect on one slot.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Change {
@@ -119,8 +137,23 @@ impl Position {
     /// Mutable cells and the history together, for the move generator,
     /// which changes cells while it explores and restores them before it
     /// returns.
-    pub(crate) fn split_for_generation(&mut self) -> (&mut [Cell], &[Ply]) {
-        (&mut self.cells, &self.history)
+    pub(crate) fn split_for_generation(&mut self) -> (&mut [Cell], &[Ply], PieceBits<'_>) {
+        let bits = PieceBits {
+            bits: &self.by_piece,
+            types: self.types,
+            words: self.words,
+        };
+        (&mut self.cells, &self.history, bits)
+    }
+
+    /// The pieces' bitsets.
+    #[inline]
+    pub(crate) fn bits(&self) -> PieceBits<'_> {
+        PieceBits {
+            bits: &self.by_piece,
+            types: self.types,
+            words: self.words,
+        }
     }
 
     pub fn square_count(&self) -> usize {
@@ -161,8 +194,7 @@ impl Position {
     /// Squares holding a piece of type `piece` owned by `owner`.
     #[inline]
     pub fn piece_bits(&self, owner: usize, piece: usize) -> &[u64] {
-        let at = (owner * self.types + piece) * self.words;
-        &self.by_piece[at..at + self.words]
+        self.bits().of(owner, piece)
     }
 
     /// Player to move.

@@ -87,7 +87,7 @@ impl Vm {
         protect: bool,
     ) -> bool {
         let game = env.game;
-        let (player, from, history) = (env.player, self.from, env.history);
+        let (player, from, history, bits) = (env.player, self.from, env.history, env.bits);
         self.with_original(cells, |cells| {
             let here = cells[sq.index()];
             if protect {
@@ -97,7 +97,7 @@ impl Vm {
                     here
                 };
                 let exclude = (from != NONE).then_some(Square(from));
-                attack::attacked(game, cells, history, sq, player, hypo, exclude)
+                attack::attacked_where(game, cells, history, sq, player, hypo, exclude, bits)
             } else {
                 let hypo = if here.is_empty() {
                     game.cells.phantom(player)
@@ -105,7 +105,8 @@ impl Vm {
                     here
                 };
                 (0..game.players.len()).any(|by| {
-                    by != player && attack::attacked(game, cells, history, sq, by, hypo, None)
+                    by != player
+                        && attack::attacked_where(game, cells, history, sq, by, hypo, None, bits)
                 })
             }
         })

@@ -587,18 +587,16 @@ impl Vm {
         out: &MoveList,
     ) -> Option<usize> {
         let lifts = from.is_some_and(|f| changes.iter().any(|c| c.slot == f.0 && c.new.is_empty()));
-        // The header first: most moves differ in their hash delta.
-        let same = |i: usize| {
-            let h = out.header(i);
-            h.hash_delta == delta
-                && (!self.distinct_paths || h.path_key == self.path_key)
-                && out.get(i).changes == changes
-        };
-        if lifts {
-            return (self.run_start..out.len()).find(|&i| same(i));
-        }
-        if self.distinct_paths {
-            return (0..out.len()).find(|&i| same(i));
+        if lifts || self.distinct_paths {
+            let first = if lifts { self.run_start } else { 0 };
+            let key = self.distinct_paths.then_some(self.path_key);
+            // The header first: most moves differ in their hash delta.
+            return (first..out.len()).find(|&i| {
+                let h = out.header(i);
+                h.hash_delta == delta
+                    && key.is_none_or(|k| h.path_key == k)
+                    && out.get(i).changes == changes
+            });
         }
         let found = self.dedup.seen(delta, changes, out);
         if found.is_none() {

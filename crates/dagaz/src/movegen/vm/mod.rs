@@ -24,7 +24,7 @@ use crate::board::{Dir, Square};
 use crate::game::Game;
 use crate::game::extension::{Branch, HandlerContext};
 use crate::notation::{NO_TYPE, Op, Program, Test, WALK_HAND, WALK_MOVED, WALK_NOT_MOVED};
-use crate::position::{Cell, Change, NO_PIECE, Ply};
+use crate::position::{Cell, Change, NO_PIECE, PieceBits, Ply};
 use crate::position::{MoveHeader, MoveList};
 use emit::{Dedup, Simple};
 
@@ -112,6 +112,9 @@ pub(crate) struct Env<'a> {
     pub game: &'a Game,
     pub player: usize,
     pub history: &'a [Ply],
+    /// The position's bitsets, where the board is the position's (then
+    /// attack tests on the board before the move may skip their walk).
+    pub bits: Option<PieceBits<'a>>,
     pub mode: Mode,
     /// The move type the turn restricts moves to (`Turn::move_type`), if
     /// it does: only ZRF blocks of that type start moves.
