@@ -29,7 +29,7 @@ pub struct Material {
     /// read the board turned half a turn (see [`Material::new`]).
     square_values: Vec<Vec<i32>>,
     /// The same for the endgame: the hints move from `square_values` to
-    /// these as the material leaves the board (see [`Material::phase`]).
+    /// these as the material leaves the board (see [`Material::phase_of`]).
     endgame_values: Vec<Vec<i32>>,
     /// The material at the setup, when some piece has endgame hints.
     setup_material: Option<i64>,
@@ -101,18 +101,17 @@ impl Material {
 
     /// How far the game is from its endgame, from [`PHASE_SPAN`] (all the
     /// material of the setup still on the board, or more) to 0 (none
-    /// left): the weight of the middlegame hints.
-    fn phase(&self, game: &Game, pos: &Position) -> i64 {
+    /// left), given the `material` on the board and in hand (royal pieces
+    /// aside): the weight of the middlegame hints.
+    fn phase_of(&self, material: i64) -> i64 {
         match self.setup_material {
-            Some(setup) if setup > 0 => {
-                (material_on_board(game, &self.values, pos) * PHASE_SPAN / setup).min(PHASE_SPAN)
-            }
+            Some(setup) if setup > 0 => (material * PHASE_SPAN / setup).min(PHASE_SPAN),
             _ => PHASE_SPAN,
         }
     }
 }
 
-/// [`Material::phase`] at the setup.
+/// [`Material::phase_of`] at the setup.
 const PHASE_SPAN: i64 = 256;
 
 /// The value of every piece on the board and in hand, all players', royal
@@ -225,31 +224,37 @@ impl Material {
 
 impl Evaluator for Material {
     fn evaluate(&self, game: &Game, pos: &Position, player: usize) -> i32 {
-        let phase = self.phase(game, pos);
-        let mut score = 0i64;
+        let others = game.players.len() as i64 - 1;
+        let (mut score, mut middle, mut end) = (0i64, 0i64, 0i64);
+        // The material for the phase, counted in the same walk.
+        let mut material = 0i64;
         for owner in 0..game.players.len() {
+            let weight = if owner == player { others } else { -1 };
             let mut own = 0i64;
             if game.cells.is_counts() {
                 own += self.heap_value(game, pos, owner);
             }
-            if game.has_hands() {
-                for t in 0..game.pieces.len() {
-                    own += self.values[t] as i64 * game.in_hand(pos, owner, t as u16) as i64;
-                }
-            }
-            let (mut middle, mut end) = (0i64, 0i64);
             for t in 0..game.pieces.len() {
                 let bits = pos.piece_bits(owner, t);
                 let count: u32 = bits.iter().map(|w| w.count_ones()).sum();
-                own += self.values[t] as i64 * count as i64;
+                let in_hand = if game.has_hands() {
+                    game.in_hand(pos, owner, t as u16)
+                } else {
+                    0
+                };
+                let worth = self.values[t] as i64 * (count as i64 + in_hand as i64);
+                own += worth;
+                if !game.pieces[t].royal {
+                    material += worth;
+                }
                 let hints = &self.square_values[t];
                 if (!hints.is_empty() || game.numbered()) && count > 0 {
                     let late = &self.endgame_values[t];
                     for sq in squares_of(bits) {
                         let seen = self.mirror[owner][sq.index()];
                         if let (Some(hint), Some(late)) = (hints.get(seen), late.get(seen)) {
-                            middle += *hint as i64;
-                            end += *late as i64;
+                            middle += weight * *hint as i64;
+                            end += weight * *late as i64;
                         }
                         if game.numbered() {
                             own += game.piece_number(pos.cell(sq)) as i64;
@@ -257,13 +262,10 @@ impl Evaluator for Material {
                     }
                 }
             }
-            own += (middle * phase + end * (PHASE_SPAN - phase)) / PHASE_SPAN;
-            if owner == player {
-                score += own * (game.players.len() as i64 - 1);
-            } else {
-                score -= own;
-            }
+            score += weight * own;
         }
+        let phase = self.phase_of(material);
+        score += (middle * phase + end * (PHASE_SPAN - phase)) / PHASE_SPAN;
         score.clamp(-(1 << 28), 1 << 28) as i32
     }
 }

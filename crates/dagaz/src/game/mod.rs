@@ -629,7 +629,11 @@ impl Game {
 
     /// The player who moves after `side`.
     pub fn next_player(&self, side: usize) -> usize {
-        (side + 1) % self.players.len()
+        if side + 1 >= self.players.len() {
+            0
+        } else {
+            side + 1
+        }
     }
 
     pub fn piece_by_name(&self, name: &str) -> Option<u16> {
@@ -739,7 +743,15 @@ impl Game {
     /// The square passed over by a double step of an en passant piece:
     /// two steps along one line (forward, or a Berolina pawn's diagonal).
     fn en_passant_square(&self, _side: usize, mv: MoveRef) -> Option<Square> {
-        if !self.fen.en_passant.contains(&mv.header.piece) {
+        // Almost every game names one type (or none): compared in place,
+        // since this runs at every move made.
+        let piece = mv.header.piece;
+        let double_steps = match self.fen.en_passant.as_slice() {
+            [] => false,
+            [one] => *one == piece,
+            many => many.contains(&piece),
+        };
+        if !double_steps {
             return None;
         }
         let (from, to) = (mv.header.from()?, mv.header.to()?);

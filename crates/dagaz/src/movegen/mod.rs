@@ -1010,7 +1010,11 @@ fn perft_at(
             let mv = list.get(i);
             game.make(pos, mv);
             if generator.allows(game, pos, mv, &legality)? {
-                nodes += perft_at(game, pos, depth - 1, generator, rest)?;
+                nodes += if depth == 1 {
+                    1
+                } else {
+                    perft_at(game, pos, depth - 1, generator, rest)?
+                };
             }
             game.undo(pos, mv);
         }
@@ -1021,7 +1025,11 @@ fn perft_at(
         for i in 0..list.len() {
             let mv = list.get(i);
             game.make(pos, mv);
-            nodes += perft_at(game, pos, depth - 1, generator, rest)?;
+            nodes += if depth == 1 {
+                1
+            } else {
+                perft_at(game, pos, depth - 1, generator, rest)?
+            };
             game.undo(pos, mv);
         }
     }

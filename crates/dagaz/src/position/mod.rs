@@ -318,8 +318,7 @@ impl Position {
         resets_clock: bool,
         ep: Option<Square>,
     ) {
-        let took = self.taken_types(table, mv);
-        self.history.push(Ply {
+        let ply = Ply {
             player: self.side,
             piece: mv.header.piece,
             from: mv.header.from(),
@@ -331,12 +330,15 @@ impl Position {
             side_before: self.side,
             phase_before: self.phase,
             synthetic: false,
-            took,
+            took: 0,
             check: mv.header.gives_check,
-        });
+        };
+        let mut took = 0;
         for c in mv.changes {
+            took |= self.taken_type(table, c);
             self.write(table, c.slot as usize, c.old, c.new);
         }
+        self.history.push(Ply { took, ..ply });
         self.hash ^= mv.header.hash_delta;
         self.clock = if resets_clock { 0 } else { self.clock + 1 };
         if next <= self.side as usize {
@@ -351,23 +353,22 @@ impl Position {
         self.set_ep(ep);
     }
 
-    /// The types (below 64) of the enemy pieces `mv` removes or replaces
-    /// with the mover's own, as bits.
-    fn taken_types(&self, table: &CellTable, mv: MoveRef) -> u64 {
-        let mut took = 0u64;
-        for c in mv.changes {
-            if c.old.is_empty() || c.slot as usize >= self.squares {
-                continue;
-            }
-            let old = table.info(c.old);
-            if old.piece == NO_PIECE || old.owner == self.side || old.is_neutral() {
-                continue;
-            }
-            if c.new.is_empty() || table.info(c.new).owner == self.side {
-                took |= 1 << old.piece.min(63);
-            }
+    /// The type (below 64) of the enemy piece change `c` (of a move of the
+    /// side to move) removes or replaces with the mover's own, as a bit.
+    #[inline]
+    fn taken_type(&self, table: &CellTable, c: &Change) -> u64 {
+        if c.old.is_empty() || c.slot as usize >= self.squares {
+            return 0;
         }
-        took
+        let old = table.info(c.old);
+        if old.piece == NO_PIECE || old.owner == self.side || old.is_neutral() {
+            return 0;
+        }
+        if c.new.is_empty() || table.info(c.new).owner == self.side {
+            1 << old.piece.min(63)
+        } else {
+            0
+        }
     }
 
     /// Takes back `mv`, which must be the last move made.

@@ -7,7 +7,7 @@ const EP_TAG: u64 = 0xE703_7ED1_A0B4_28DB;
 
 /// SplitMix64's finaliser: a bijective mix with good avalanche.
 #[inline]
-fn mix(mut z: u64) -> u64 {
+const fn mix(mut z: u64) -> u64 {
     z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
     z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
     z ^ (z >> 31)
@@ -23,10 +23,25 @@ pub fn slot_key(slot: usize, value: super::Cell) -> u64 {
     }
 }
 
+/// The keys of the first players to move, computed once (every move
+/// changes the side to move).
+const SIDE_KEYS: [u64; 8] = {
+    let mut keys = [0; 8];
+    let mut i = 0;
+    while i < keys.len() {
+        keys[i] = mix(SIDE_TAG.wrapping_add(i as u64));
+        i += 1;
+    }
+    keys
+};
+
 /// Key of the player to move.
 #[inline]
 pub fn side_key(side: usize) -> u64 {
-    mix(SIDE_TAG.wrapping_add(side as u64))
+    match SIDE_KEYS.get(side) {
+        Some(&key) => key,
+        None => mix(SIDE_TAG.wrapping_add(side as u64)),
+    }
 }
 
 const PHASE_TAG: u64 = 0x8EBC_6AF0_9C88_C6E3;

@@ -386,7 +386,7 @@ impl Vm {
 
     /// The moves of the fused instruction `op` of `prog` for the piece
     /// lifted from `start`.
-    #[inline]
+    #[inline(always)]
     fn fused_moves(
         &mut self,
         env: &Env,
