@@ -139,15 +139,7 @@ impl Generator {
                     .drop_programs
                     .get(player)
                     .unwrap_or(prog);
-                let (cells, history, bits) = pos.split_for_generation();
-                let env = Env {
-                    game,
-                    player,
-                    history,
-                    bits: Some(bits),
-                    mode: Mode::Generate,
-                    move_type,
-                };
+                let (env, cells) = generation_env(game, pos, player, move_type);
                 for sq in game.topology.squares() {
                     self.vm.run_drop(&env, cells, prog, sq, cell, slot, out)?;
                 }
@@ -171,15 +163,7 @@ impl Generator {
         }
         self.bits.clear();
         self.bits.extend_from_slice(pos.owner_bits(owner));
-        let (cells, history, bits) = pos.split_for_generation();
-        let env = Env {
-            game,
-            player: owner,
-            history,
-            bits: Some(bits),
-            mode: Mode::Generate,
-            move_type,
-        };
+        let (env, cells) = generation_env(game, pos, owner, move_type);
         for w in 0..self.bits.len() {
             let mut b = self.bits[w];
             while b != 0 {
@@ -213,15 +197,7 @@ impl Generator {
                 continue;
             }
             for piece in &game.pieces {
-                let (cells, history, bits) = pos.split_for_generation();
-                let env = Env {
-                    game,
-                    player: owner,
-                    history,
-                    bits: Some(bits),
-                    mode: Mode::Generate,
-                    move_type,
-                };
+                let (env, cells) = generation_env(game, pos, owner, move_type);
                 self.vm.run(&env, cells, &piece.programs[owner], sq, out)?;
             }
         }
@@ -847,6 +823,27 @@ impl CheckTest {
         }
         game.royal_attacked(pos, side)
     }
+}
+
+/// The interpreter's environment for generating `player`'s moves on
+/// `pos` (in a turn restricted to `move_type`, if any), and the cells it
+/// explores on.
+fn generation_env<'p>(
+    game: &'p Game,
+    pos: &'p mut Position,
+    player: usize,
+    move_type: Option<u16>,
+) -> (Env<'p>, &'p mut [crate::position::Cell]) {
+    let (cells, history, bits) = pos.split_for_generation();
+    let env = Env {
+        game,
+        player,
+        history,
+        bits: Some(bits),
+        mode: Mode::Generate,
+        move_type,
+    };
+    (env, cells)
 }
 
 /// Royal safety at one position. It knows whether the mover is in check

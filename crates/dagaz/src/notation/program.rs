@@ -312,8 +312,14 @@ impl WalkPaths {
     /// The paths from `sq`, each `legs` squares long.
     #[inline]
     pub fn from(&self, sq: Square) -> std::slice::ChunksExact<'_, Square> {
+        self.squares_from(sq).chunks_exact(self.legs.max(1))
+    }
+
+    /// The squares of the paths from `sq`, one path after the other.
+    #[inline]
+    pub fn squares_from(&self, sq: Square) -> &[Square] {
         let (a, b) = (self.starts[sq.index()], self.starts[sq.index() + 1]);
-        self.squares[a as usize..b as usize].chunks_exact(self.legs.max(1))
+        &self.squares[a as usize..b as usize]
     }
 }
 

@@ -193,11 +193,14 @@ impl Vm {
     /// The tests of a [`Walk`](Op::Walk) leg, as a bit set of [`WALK_TESTS`].
     #[inline]
     pub(super) fn content_tests(&self, env: &Env, c: Cell, tests: u8) -> bool {
-        if tests == 0 {
-            return true;
-        }
-        // Bits of WALK_TESTS: p P e E f F.
-        let passing: u8 = if c.is_empty() {
+        tests == 0 || tests & !self.passing_tests(env, c) == 0
+    }
+
+    /// The content tests (bits of `WALK_TESTS`: p P e E f F) that a
+    /// square holding `c` passes.
+    #[inline]
+    pub(super) fn passing_tests(&self, env: &Env, c: Cell) -> u8 {
+        if c.is_empty() {
             0b10_1001 // p E F
         } else if self.is_friend(env, c) {
             0b01_1010 // P E f
@@ -205,10 +208,13 @@ impl Vm {
             0b10_0110 // P e F
         } else {
             0b10_1010 // P E F: a marked or neutral piece
-        };
-        tests & !passing == 0
+        }
     }
 }
+
+/// The bits of [`Vm::passing_tests`] of the squares a piece may land on
+/// (`p` or `e`: empty or an enemy, as [`Vm::can_land`] says).
+pub(super) const LANDING_TESTS: u8 = 0b00_0101;
 
 #[cfg(test)]
 mod tests {

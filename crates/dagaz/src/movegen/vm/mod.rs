@@ -26,6 +26,7 @@ use crate::game::extension::{Branch, HandlerContext};
 use crate::notation::{NO_TYPE, Op, Program, Test, WALK_HAND, WALK_MOVED, WALK_NOT_MOVED};
 use crate::position::{Cell, Change, NO_PIECE, PieceBits, Ply};
 use crate::position::{MoveHeader, MoveList};
+use checks::LANDING_TESTS;
 use emit::{Dedup, Simple};
 
 const NONE: u16 = u16::MAX;
@@ -969,6 +970,17 @@ impl Vm {
             if (tests & WALK_NOT_MOVED != 0 && moved) || (tests & WALK_MOVED != 0 && !moved) {
                 return;
             }
+        }
+        if let [tests] = paths.tests[..] {
+            // One square a path (a leaper's): its tests and the landing
+            // read the square once.
+            for &to in paths.squares_from(from) {
+                let passing = self.passing_tests(env, cells[to.index()]);
+                if tests & !passing == 0 && passing & LANDING_TESTS != 0 {
+                    self.emit_simple(env, cells, from, to, priority, out);
+                }
+            }
+            return;
         }
         for path in paths.from(from) {
             let passes = path
