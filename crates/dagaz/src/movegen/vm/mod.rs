@@ -367,7 +367,7 @@ impl Vm {
         start: Square,
         out: &mut MoveList,
     ) {
-        self.reset(env, cells, prog, start, out.len());
+        self.reset_piece(env, cells, start, out.len());
         let piece = cells[start.index()];
         if piece.is_empty() || piece.is_marked() {
             return;
@@ -672,14 +672,37 @@ impl Vm {
         true
     }
 
+    /// The state the interpreter starts a run of `prog` from on `start`.
     #[inline(always)]
     fn reset(&mut self, env: &Env, cells: &[Cell], prog: &Program, start: Square, out_len: usize) {
+        self.reset_piece(env, cells, start, out_len);
         self.frames.clear();
-        self.log.clear();
         self.vars = [UNBOUND; 10];
         self.slots.clear();
         self.slots.resize(prog.slots as usize, u32::MAX);
         self.nav.clear();
+        if prog.zrf {
+            self.marks = [NONE; 3];
+            self.flags = 0;
+            self.square_flags.clear();
+            self.changes = 0;
+            self.stops.clear();
+        }
+        self.found = false;
+        self.steps = 0;
+        if prog.uses_visited {
+            self.visited.clear();
+            self.visited.resize(env.game.topology.len().div_ceil(64), 0);
+        }
+    }
+
+    /// The part of [`Vm::reset`] that the fused instructions and the moves
+    /// they emit read: no piece in the hand, nothing logged, the moves from
+    /// `out_len` on this run's. (The kernel starts from this alone: its
+    /// instructions use no choice points, variables or slots.)
+    #[inline(always)]
+    fn reset_piece(&mut self, env: &Env, cells: &[Cell], start: Square, out_len: usize) {
+        self.log.clear();
         self.landings.clear();
         self.hand = Cell::EMPTY;
         self.hand_is_mover = false;
@@ -691,25 +714,12 @@ impl Vm {
         self.last_capture = NONE;
         self.taken = 0;
         self.promoted = NONE;
-        if prog.zrf {
-            self.marks = [NONE; 3];
-            self.flags = 0;
-            self.square_flags.clear();
-            self.changes = 0;
-            self.stops.clear();
-        }
         self.heap = env.game.board_kind == crate::board::BoardKind::Heap;
         self.stack = env.game.board_kind == crate::board::BoardKind::Stack;
-        self.found = false;
-        self.steps = 0;
         self.mover_piece = env.game.cells.info(cells[start.index()]).piece;
         self.run_start = out_len;
         self.set_fused(None);
         self.simple.hand = Cell::EMPTY;
-        if prog.uses_visited {
-            self.visited.clear();
-            self.visited.resize(env.game.topology.len().div_ceil(64), 0);
-        }
     }
 
     /// Pushes a choice point. Choice points are what the budget counts:
