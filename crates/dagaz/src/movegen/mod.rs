@@ -161,8 +161,7 @@ impl Generator {
         if game.board_kind == crate::board::BoardKind::Heap {
             return self.run_heaps(game, pos, owner, move_type, out);
         }
-        self.bits.clear();
-        self.bits.extend_from_slice(pos.owner_bits(owner));
+        pos.owner_bits(owner, &mut self.bits);
         let (env, cells) = generation_env(game, pos, owner, move_type);
         for w in 0..self.bits.len() {
             let mut b = self.bits[w];

@@ -364,7 +364,7 @@ fn owns(game: &Game, pos: &Position, sq: Square, player: usize, pieces: &[u16]) 
 /// How many pieces of `pieces` (empty: any) `player` has on the board.
 fn piece_count(pos: &Position, player: usize, pieces: &[u16]) -> u32 {
     if pieces.is_empty() {
-        return squares_of(pos.owner_bits(player)).count() as u32;
+        return pos.owner_count(player);
     }
     pieces
         .iter()
@@ -429,7 +429,8 @@ fn has_line(
 ) -> bool {
     let topo = &game.topology;
     let mine = |sq: Square| owns(game, pos, sq, player, pieces);
-    for sq in squares_of(pos.owner_bits(player)) {
+    let squares = (0..game.pieces.len()).flat_map(|t| squares_of(pos.piece_bits(player, t)));
+    for sq in squares {
         if !mine(sq) {
             continue;
         }

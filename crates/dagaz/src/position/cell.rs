@@ -74,9 +74,8 @@ pub struct CellTable {
     /// Numbers a piece may carry: 0..numbers (1 when pieces carry none).
     numbers: usize,
     table: Vec<CellInfo>,
-    /// Per code: the owner and `owner * types + piece` (the position's
-    /// bitset rows) as `owner << 16 | row`, or [`NO_ROWS`] for empty cells
-    /// and phantoms.
+    /// Per code: `owner * types + piece`, the position's bitset row of the
+    /// piece, or [`NO_ROW`] for empty cells, phantoms and neutral pieces.
     rows: Vec<u32>,
     /// Cells are counts of pieces (heap boards), not piece codes.
     counts: bool,
@@ -87,8 +86,8 @@ pub struct CellTable {
     defaults: Vec<u16>,
 }
 
-/// [`CellTable::rows`] of a cell in no bitset.
-const NO_ROWS: u32 = u32::MAX;
+/// [`CellTable::row`] of a cell in no bitset.
+const NO_ROW: u32 = u32::MAX;
 
 /// What every cell of a heap board decodes to: no piece, no owner.
 const COUNT: CellInfo = CellInfo {
@@ -143,9 +142,9 @@ impl CellTable {
             .iter()
             .map(|i| {
                 if i.piece == NO_PIECE {
-                    NO_ROWS
+                    NO_ROW
                 } else {
-                    (i.owner as u32) << 16 | (i.owner as u32 * types as u32 + i.piece as u32)
+                    i.owner as u32 * types as u32 + i.piece as u32
                 }
             })
             .collect();
@@ -173,7 +172,7 @@ impl CellTable {
             if info.piece != NO_PIECE && neutral.get(info.piece as usize) == Some(&true) {
                 info.owner = NEUTRAL;
                 info.moved = false;
-                self.rows[code] = NO_ROWS;
+                self.rows[code] = NO_ROW;
             }
         }
         self.neutral = neutral;
@@ -223,13 +222,11 @@ impl CellTable {
         self.counts
     }
 
-    /// The owner and the bitset row (`owner * types + piece`) of a piece.
+    /// The bitset row (`owner * types + piece`) of a piece.
     #[inline]
-    pub fn rows(&self, c: Cell) -> Option<(usize, usize)> {
+    pub fn row(&self, c: Cell) -> Option<usize> {
         match self.rows.get(c.unmarked().0 as usize) {
-            Some(&packed) if packed != NO_ROWS => {
-                Some(((packed >> 16) as usize, (packed & 0xFFFF) as usize))
-            }
+            Some(&row) if row != NO_ROW => Some(row as usize),
             _ => None,
         }
     }
@@ -340,7 +337,7 @@ mod tests {
         assert_eq!(duck, t.piece(2, 0, false));
         let i = t.info(duck);
         assert!(i.is_neutral() && !i.moved && i.piece == 2);
-        assert_eq!(t.rows(duck), None);
+        assert_eq!(t.row(duck), None);
         assert_eq!(t.with_moved(duck, true), duck);
         assert_eq!(t.info(t.piece(1, 1, true)).owner, 1);
     }

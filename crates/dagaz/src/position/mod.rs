@@ -57,7 +57,6 @@ pub struct Position {
     words: usize,
     players: usize,
     types: usize,
-    by_owner: Vec<u64>,
     by_piece: Vec<u64>,
     side: u8,
     hash: u64,
@@ -107,7 +106,6 @@ impl Position {
             words,
             players,
             types,
-            by_owner: vec![0; players * words],
             by_piece: vec![0; players * types * words],
             side: 0,
             hash: side_key(0),
@@ -175,20 +173,36 @@ impl Position {
         }
         let (w, bit) = (slot / 64, 1u64 << (slot % 64));
         let words = self.words;
-        if let Some((owner, row)) = table.rows(old) {
-            self.by_owner[owner * words + w] &= !bit;
+        if let Some(row) = table.row(old) {
             self.by_piece[row * words + w] &= !bit;
         }
-        if let Some((owner, row)) = table.rows(new) {
-            self.by_owner[owner * words + w] |= bit;
+        if let Some(row) = table.row(new) {
             self.by_piece[row * words + w] |= bit;
         }
     }
 
-    /// Squares holding a piece of `owner`, as bitset words.
-    #[inline]
-    pub fn owner_bits(&self, owner: usize) -> &[u64] {
-        &self.by_owner[owner * self.words..(owner + 1) * self.words]
+    /// Squares holding a piece of `owner`, as bitset words, written into
+    /// `out`: the union of the owner's bitsets per type (kept apart from
+    /// them, it would cost every move two more writes and undo two more).
+    pub fn owner_bits(&self, owner: usize, out: &mut Vec<u64>) {
+        out.clear();
+        out.resize(self.words, 0);
+        let start = owner * self.types * self.words;
+        let rows = &self.by_piece[start..start + self.types * self.words];
+        for row in rows.chunks_exact(self.words) {
+            for (o, w) in out.iter_mut().zip(row) {
+                *o |= w;
+            }
+        }
+    }
+
+    /// How many pieces `owner` has on the board.
+    pub fn owner_count(&self, owner: usize) -> u32 {
+        let start = owner * self.types * self.words;
+        self.by_piece[start..start + self.types * self.words]
+            .iter()
+            .map(|w| w.count_ones())
+            .sum()
     }
 
     /// Squares holding a piece of type `piece` owned by `owner`.
