@@ -120,23 +120,32 @@ fn material_on_board(game: &Game, values: &[i32], pos: &Position) -> i64 {
     let mut total = 0i64;
     for owner in 0..game.players.len() {
         for (t, piece) in game.pieces.iter().enumerate() {
-            if piece.royal {
-                continue;
+            if !piece.royal {
+                total += type_worth(game, values, pos, owner, t).1;
             }
-            let on_board: u32 = pos
-                .piece_bits(owner, t)
-                .iter()
-                .map(|w| w.count_ones())
-                .sum();
-            let in_hand = if game.has_hands() {
-                game.in_hand(pos, owner, t as u16)
-            } else {
-                0
-            };
-            total += values[t] as i64 * (on_board as i64 + in_hand as i64);
         }
     }
     total
+}
+
+/// How many pieces of type `t` `owner` has on the board, and what they
+/// and those in its hand are worth.
+#[inline]
+fn type_worth(game: &Game, values: &[i32], pos: &Position, owner: usize, t: usize) -> (u32, i64) {
+    let on_board: u32 = pos
+        .piece_bits(owner, t)
+        .iter()
+        .map(|w| w.count_ones())
+        .sum();
+    let in_hand = if game.has_hands() {
+        game.in_hand(pos, owner, t as u16)
+    } else {
+        0
+    };
+    (
+        on_board,
+        values[t] as i64 * (on_board as i64 + in_hand as i64),
+    )
 }
 
 /// Values for a game whose file gives none (a game imported from a ZRF
@@ -235,14 +244,7 @@ impl Evaluator for Material {
                 own += self.heap_value(game, pos, owner);
             }
             for t in 0..game.pieces.len() {
-                let bits = pos.piece_bits(owner, t);
-                let count: u32 = bits.iter().map(|w| w.count_ones()).sum();
-                let in_hand = if game.has_hands() {
-                    game.in_hand(pos, owner, t as u16)
-                } else {
-                    0
-                };
-                let worth = self.values[t] as i64 * (count as i64 + in_hand as i64);
+                let (count, worth) = type_worth(game, &self.values, pos, owner, t);
                 own += worth;
                 if !game.pieces[t].royal {
                     material += worth;
@@ -250,7 +252,7 @@ impl Evaluator for Material {
                 let hints = &self.square_values[t];
                 if (!hints.is_empty() || game.numbered()) && count > 0 {
                     let late = &self.endgame_values[t];
-                    for sq in squares_of(bits) {
+                    for sq in squares_of(pos.piece_bits(owner, t)) {
                         let seen = self.mirror[owner][sq.index()];
                         if let (Some(hint), Some(late)) = (hints.get(seen), late.get(seen)) {
                             middle += weight * *hint as i64;

@@ -1006,11 +1006,7 @@ fn perft_at(
             let mv = list.get(i);
             game.make(pos, mv);
             if generator.allows(game, pos, mv, &legality)? {
-                nodes += if depth == 1 {
-                    1
-                } else {
-                    perft_at(game, pos, depth - 1, generator, rest)?
-                };
+                nodes += perft_below(game, pos, depth, generator, rest)?;
             }
             game.undo(pos, mv);
         }
@@ -1021,15 +1017,28 @@ fn perft_at(
         for i in 0..list.len() {
             let mv = list.get(i);
             game.make(pos, mv);
-            nodes += if depth == 1 {
-                1
-            } else {
-                perft_at(game, pos, depth - 1, generator, rest)?
-            };
+            nodes += perft_below(game, pos, depth, generator, rest)?;
             game.undo(pos, mv);
         }
     }
     Ok(nodes)
+}
+
+/// The leaves under a move made at a node `depth` plies from them: a leaf
+/// is counted without a call.
+#[inline(always)]
+fn perft_below(
+    game: &Game,
+    pos: &mut Position,
+    depth: u32,
+    generator: &mut Generator,
+    lists: &mut [MoveList],
+) -> Result<u64, GenError> {
+    if depth == 1 {
+        Ok(1)
+    } else {
+        perft_at(game, pos, depth - 1, generator, lists)
+    }
 }
 
 /// Perft split by first move: each legal move with its subtree count.

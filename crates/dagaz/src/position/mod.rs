@@ -187,9 +187,7 @@ impl Position {
     pub fn owner_bits(&self, owner: usize, out: &mut Vec<u64>) {
         out.clear();
         out.resize(self.words, 0);
-        let start = owner * self.types * self.words;
-        let rows = &self.by_piece[start..start + self.types * self.words];
-        for row in rows.chunks_exact(self.words) {
+        for row in self.owner_rows(owner).chunks_exact(self.words) {
             for (o, w) in out.iter_mut().zip(row) {
                 *o |= w;
             }
@@ -198,11 +196,13 @@ impl Position {
 
     /// How many pieces `owner` has on the board.
     pub fn owner_count(&self, owner: usize) -> u32 {
+        self.owner_rows(owner).iter().map(|w| w.count_ones()).sum()
+    }
+
+    /// The bitsets of all of `owner`'s piece types, one after the other.
+    fn owner_rows(&self, owner: usize) -> &[u64] {
         let start = owner * self.types * self.words;
-        self.by_piece[start..start + self.types * self.words]
-            .iter()
-            .map(|w| w.count_ones())
-            .sum()
+        &self.by_piece[start..start + self.types * self.words]
     }
 
     /// Squares holding a piece of type `piece` owned by `owner`.
