@@ -68,6 +68,14 @@ pub struct MatchSpec {
 
 /// Runs the match and prints its results.
 pub fn run(game: &Arc<Game>, spec: &MatchSpec) -> Result<(), String> {
+    if let Some(path) = &spec.save {
+        // Found out before the games are played, not after.
+        std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(path)
+            .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    }
     let bar = ProgressBar::new(spec.games as u64);
     bar.set_style(
         ProgressStyle::with_template("{bar:40} {pos}/{len} games, {elapsed} elapsed, {eta} left")

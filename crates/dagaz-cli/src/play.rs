@@ -16,9 +16,15 @@ use dagaz::position::Position;
 use dagaz::record;
 use dagaz::session::Session;
 
-const HELP: &str = "Type a move (e.g. e2e4, e7e8q), or its squares one by one, on one line \
-(\"a2 b2 b3\") or over several (\"e2\", then \"e4\"; an empty line ends a move that may stop \
-there), or: moves, undo, fen, record (the game as PGN, PDN or KIF), save FILE, help, quit";
+/// What can be typed; `example` is a move of the game as it is written.
+fn help(example: &str) -> String {
+    format!(
+        "Type a move (e.g. {example}; SAN in the games written in it), or its squares one by \
+one, on one line (\"a2 b2 b3\") or over several (\"e2\", then \"e4\"; an empty line ends a \
+move that may stop there), or: moves, undo, fen, record (the game as PGN, PDN or KIF), save \
+FILE, help, quit"
+    )
+}
 
 /// How positions are written: the game's own form, or Fairy-Stockfish's.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -88,12 +94,15 @@ pub fn play(
     let game = session.game().clone();
     let stdin = std::io::stdin();
     let mut lines = stdin.lock().lines();
-    say!("{} — {}", game.title, HELP);
+    let example = session.legal_texts().first().cloned().unwrap_or_default();
+    say!("{} — {}", game.title, help(&example));
     // The board is drawn again only when the position has changed, so the
     // answer to `moves`, `fen` or a refused move stays in view.
     let mut drawn: Option<usize> = None;
     // Squares of a move being entered square by square.
     let mut entered: Vec<Square> = Vec::new();
+    // The ply at which the result was last announced.
+    let mut announced: Option<usize> = None;
     loop {
         if drawn != Some(session.ply()) {
             prompt!(
@@ -102,13 +111,21 @@ pub fn play(
             );
             drawn = Some(session.ply());
         }
-        if let Some(result) = session.result() {
+        // A finished game stays open for `record`, `save`, `undo`, `fen`.
+        let over = session.is_over();
+        if let Some(result) = session.result()
+            && announced != Some(session.ply())
+        {
             say!("{}", result.describe(&game));
-            return Ok(());
+            announced = Some(session.ply());
+            if computer.iter().all(Option::is_some) {
+                // Engines on both sides: nobody is there to ask.
+                return Ok(());
+            }
         }
         let side = session.side();
         let name = &game.players[side].name;
-        if let Some(engine) = computer.get(side).copied().flatten() {
+        if !over && let Some(engine) = computer.get(side).copied().flatten() {
             let mut pos = session.position_copy();
             let Some(choice) =
                 ai::choose(&game, &mut pos, engine, &mut rng).map_err(|e| e.to_string())?
@@ -124,7 +141,11 @@ pub fn play(
         }
         let so_far = names(&game, &entered);
         let sep = if so_far.is_empty() { "" } else { " " };
-        prompt!("{name} to move{sep}{so_far}> ");
+        if over {
+            prompt!("game over (record, save FILE, undo, quit)> ");
+        } else {
+            prompt!("{name} to move{sep}{so_far}> ");
+        }
         let Some(Ok(line)) = lines.next() else {
             say!();
             return Ok(());
@@ -133,7 +154,7 @@ pub fn play(
             "" if entered.is_empty() => {}
             "" => finish_entry(&mut session, &mut entered),
             "quit" | "exit" => return Ok(()),
-            "help" => say!("{HELP}"),
+            "help" => say!("{}", help(&example)),
             "moves" => say!("{}", session.legal_texts().join(" ")),
             "fen" => say!("{}", fen_style.write(&game, session.position())),
             "record" => match record::write(&session, &record_tags(&game, computer)) {
@@ -146,7 +167,7 @@ pub fn play(
                 undo(&mut session, computer);
             }
             text => match squares(&game, text) {
-                Some(more) => enter_squares(&mut session, &mut entered, &more),
+                Some(more) => enter_squares(&mut session, &mut entered, &more, text),
                 None => {
                     entered.clear();
                     if let Err(e) = session.play_text(text) {
@@ -189,8 +210,9 @@ fn squares(game: &Game, text: &str) -> Option<Vec<Square>> {
 
 /// Adds squares to the move being entered: plays the move once the
 /// squares name exactly one and nothing can follow; otherwise says what
-/// may come next and keeps the squares for the next line.
-fn enter_squares(session: &mut Session, entered: &mut Vec<Square>, more: &[Square]) {
+/// may come next and keeps the squares for the next line. A line of
+/// squares that starts no move may be a move's text (SAN's `e4`).
+fn enter_squares(session: &mut Session, entered: &mut Vec<Square>, more: &[Square], line: &str) {
     let game = session.game().clone();
     let mut chosen = entered.clone();
     chosen.extend_from_slice(more);
@@ -201,6 +223,13 @@ fn enter_squares(session: &mut Session, entered: &mut Vec<Square>, more: &[Squar
         p = entry::progress(session.game(), session.legal(), &chosen);
     }
     if p.is_dead_end() {
+        if session.find(line).is_ok() {
+            entered.clear();
+            if let Err(e) = session.play_text(line) {
+                say!("{e}");
+            }
+            return;
+        }
         say!("no legal move goes through {}", names(&game, &chosen));
         return;
     }

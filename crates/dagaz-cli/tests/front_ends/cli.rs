@@ -151,6 +151,113 @@ fn play_detects_the_end_of_the_game() {
 }
 
 #[test]
+fn play_takes_san_pawn_moves_and_saves_a_finished_game() {
+    let tmp = tempfile::tempdir().unwrap();
+    let saved = tmp.path().join("fool.pgn");
+    // `f3` and `e5` are single square names that start no move: SAN.
+    let o = dagaz(
+        &["play", "chess"],
+        &format!(
+            "f3\ne5\ng4\nQh4#\nsave {}\nundo\nfen\nquit\n",
+            saved.display()
+        ),
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(out.contains("Black wins (checkmate)"), "{out}");
+    let text = std::fs::read_to_string(&saved).unwrap();
+    assert!(text.contains("1. f3 e5 2. g4 Qh4# 0-1"), "{text}");
+    // Taking the mate back goes on with the game.
+    assert!(
+        out.contains("rnbqkbnr/pppp1ppp/8/4p3/6P1/5P2/PPPPP2P/RNBQKBNR b KQkq g3 0 2"),
+        "{out}"
+    );
+    // A move after the end is refused, and the game stays open.
+    let o = dagaz(&["play", "chess"], "f3\ne5\ng4\nQh4#\na2a3\nrecord\n");
+    let out = stdout(&o);
+    assert!(out.contains("the game is over"), "{out}");
+    assert!(out.contains("2. g4 Qh4# 0-1"), "{out}");
+}
+
+#[test]
+fn records_name_variants_and_colours_as_other_programs_do() {
+    let tmp = tempfile::tempdir().unwrap();
+    let zh = tmp.path().join("zh.pgn");
+    let o = dagaz(
+        &[
+            "match",
+            "chess:crazyhouse",
+            "--a",
+            "random",
+            "--b",
+            "random",
+            "--games",
+            "1",
+            "--max-plies",
+            "6",
+            "--save",
+            zh.to_str().unwrap(),
+        ],
+        "",
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = std::fs::read_to_string(&zh).unwrap();
+    assert!(text.contains("[Variant \"Crazyhouse\"]"), "{text}");
+    // It reads back as crazyhouse.
+    let o = dagaz(&["play", "--load", zh.to_str().unwrap()], "fen\nquit\n");
+    assert!(o.status.success(), "{}", stderr(&o));
+    // (Its position string shows the hands.)
+    assert!(
+        stdout(&o).contains("] w ") || stdout(&o).contains("] b "),
+        "{}",
+        stdout(&o)
+    );
+    // In checkers Black moves first: the first player's name is Black's.
+    let ck = tmp.path().join("ck.pdn");
+    let o = dagaz(
+        &[
+            "match",
+            "checkers",
+            "--a",
+            "random",
+            "--b",
+            "ab:d1",
+            "--games",
+            "1",
+            "--max-plies",
+            "4",
+            "--save",
+            ck.to_str().unwrap(),
+        ],
+        "",
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = std::fs::read_to_string(&ck).unwrap();
+    assert!(
+        text.contains("[White \"ab:d1\"]") && text.contains("[Black \"random\"]"),
+        "{text}"
+    );
+    // A file that cannot be written is found out before the games.
+    let o = dagaz(
+        &[
+            "match",
+            "chess",
+            "--a",
+            "random",
+            "--b",
+            "random",
+            "--games",
+            "1",
+            "--save",
+            "/no/such/dir/x.pgn",
+        ],
+        "",
+    );
+    assert!(!o.status.success());
+    assert!(!stdout(&o).contains("after game 1"), "{}", stdout(&o));
+}
+
+#[test]
 fn play_against_the_random_mover_is_repeatable() {
     let run = || {
         stdout(&dagaz(
@@ -368,7 +475,11 @@ fn play_goes_on_from_a_record_and_writes_one() {
     std::fs::write(&pgn, "1. e4 e5 2. Ke3 *").unwrap();
     let o = dagaz(&["play", "--load", pgn.to_str().unwrap()], "");
     assert!(!o.status.success());
-    assert!(stderr(&o).contains("move 3 ('Ke3')"), "{}", stderr(&o));
+    assert!(stderr(&o).contains("move 2 ('Ke3')"), "{}", stderr(&o));
+    // The second player's moves are numbered as the record numbers them.
+    std::fs::write(&pgn, "1. e4 e5 2. Nf3 Ke7 3. Bc4 Ke8 4. O-O O-O-O *").unwrap();
+    let o = dagaz(&["play", "--load", pgn.to_str().unwrap()], "");
+    assert!(stderr(&o).contains("move 4... ('O-O-O')"), "{}", stderr(&o));
     let o = dagaz(&["play", "chess", "--load", "/no/such/file.pgn"], "");
     assert!(
         stderr(&o).contains("cannot read /no/such/file.pgn"),

@@ -155,7 +155,7 @@ fn a_record_is_imported_with_its_moves_and_result(backend: Backend) {
     );
     assert_eq!(status, 400);
     assert!(
-        r["error"].as_str().unwrap().contains("move 3 ('Ke3')"),
+        r["error"].as_str().unwrap().contains("move 2 ('Ke3')"),
         "{r}"
     );
     let (status, _) = server.post(

@@ -96,7 +96,9 @@ pub enum RecordError {
     Position(#[from] FenError),
     #[error("move {number} ('{text}'): {reason}")]
     Move {
-        number: usize,
+        /// As the record numbers it: `2` (the first player's second
+        /// move), `2...` (the second player's), or the ply in KIF.
+        number: String,
         text: String,
         reason: String,
     },
@@ -175,6 +177,39 @@ pub fn game_name(record: &Record) -> Option<String> {
     Some(variant.to_ascii_lowercase().replace(' ', "-"))
 }
 
+/// The `Variant` tag of a dagaz game: the name lichess and python-chess
+/// use where there is one (`Crazyhouse`, `Chess960`), else
+/// Fairy-Stockfish's (`xiangqi`, `kyotoshogi`), else dagaz's own. Each
+/// reads back as the same game ([`game_name`]).
+pub fn variant_tag(game: &str) -> String {
+    if let Some((_, tag)) = LICHESS_VARIANTS.iter().find(|(g, _)| *g == game) {
+        return tag.to_string();
+    }
+    crate::load::library::fairy_stockfish_names()
+        .into_iter()
+        .find(|(_, g)| *g == game)
+        .map_or_else(|| game.to_string(), |(fsf, _)| fsf.to_string())
+}
+
+/// lichess's variant names of the dagaz games it plays.
+const LICHESS_VARIANTS: [(&str, &str); 9] = [
+    ("chess:chess960", "Chess960"),
+    ("chess:crazyhouse", "Crazyhouse"),
+    ("chess:king-of-the-hill", "King of the Hill"),
+    ("chess:three-check", "Three-check"),
+    ("chess:racing-kings", "Racing Kings"),
+    ("chess:antichess", "Antichess"),
+    ("chess:atomic", "Atomic"),
+    ("horde", "Horde"),
+    ("chess:giveaway", "Giveaway"),
+];
+
+/// Whether the game's first player is called Black (and the second
+/// White), as in English checkers.
+fn first_player_is_black(game: &Game) -> bool {
+    matches!(game.players.as_slice(), [a, b] if a.name == "Black" && b.name == "White")
+}
+
 /// PDN's `GameType` numbers of the draughts games dagaz has.
 const PDN_GAME_TYPES: [(&str, &str); 12] = [
     ("20", "international-draughts"),
@@ -231,6 +266,17 @@ pub fn write(session: &Session, tags: &[(String, String)]) -> Result<String, Gen
     for (name, value) in tags {
         record.set_tag(name, value.clone());
     }
+    if first_player_is_black(game) {
+        // The tags name the players by colour; the caller's `White` is the
+        // first player, here Black (checkers).
+        let (first, second) = (record.tag("White"), record.tag("Black"));
+        let (first, second) = (
+            first.unwrap_or("?").to_string(),
+            second.unwrap_or("?").to_string(),
+        );
+        record.set_tag("Black", first);
+        record.set_tag("White", second);
+    }
     // A score token exists for two players; with more, the winner is a
     // tag of its own and the result `*`.
     let result = session
@@ -246,7 +292,7 @@ pub fn write(session: &Session, tags: &[(String, String)]) -> Result<String, Gen
     let game_type = PDN_GAME_TYPES.iter().find(|(_, name)| *name == game.name);
     match (format, game_type) {
         (Format::Pdn, Some((n, _))) => record.set_tag("GameType", n.to_string()),
-        _ if game.name != "chess" => record.set_tag("Variant", game.name.clone()),
+        _ if game.name != "chess" => record.set_tag("Variant", variant_tag(&game.name)),
         _ => {}
     }
     if game.write_position(session.start()) != game.write_position(game.setup()) {
@@ -341,9 +387,10 @@ pub fn load(game: Arc<Game>, record: &Record) -> Result<Session, RecordError> {
     };
     let mut session = Session::from_position(game.clone(), start)?;
     let mut previous = None;
+    let numbers = MoveNumbers::of(&game, format, session.start());
     for (n, text) in record.moves.iter().enumerate() {
         let fail = |reason: String| RecordError::Move {
-            number: n + 1,
+            number: numbers.label(n),
             text: text.clone(),
             reason,
         };
@@ -375,6 +422,38 @@ pub fn load(game: Arc<Game>, record: &Record) -> Result<Session, RecordError> {
     }
     settle_result(&game, &mut session, record)?;
     Ok(session)
+}
+
+/// How a record numbers its moves: by full moves of two players from
+/// the start position's move number (PGN, PDN), or by plies (KIF, and
+/// games of more players).
+struct MoveNumbers {
+    /// The full move of the first ply, and whether the second player made it.
+    first: (usize, bool),
+    plies: bool,
+}
+
+impl MoveNumbers {
+    fn of(game: &Game, format: Format, start: &crate::position::Position) -> MoveNumbers {
+        MoveNumbers {
+            first: (start.fullmove().max(1) as usize, start.side() == 1),
+            plies: format == Format::Kif || game.players.len() != 2,
+        }
+    }
+
+    /// The label of the `n`-th move of the record (from 0).
+    fn label(&self, n: usize) -> String {
+        if self.plies {
+            return (n + 1).to_string();
+        }
+        let ply = n + usize::from(self.first.1);
+        let number = self.first.0 + ply / 2;
+        if ply.is_multiple_of(2) {
+            number.to_string()
+        } else {
+            format!("{number}...")
+        }
+    }
 }
 
 /// A move as PDN writes it: its squares from start to end joined by `x`

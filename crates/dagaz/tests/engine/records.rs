@@ -78,13 +78,13 @@ fn a_record_names_the_move_that_does_not_apply() {
     let err = load_first(&chess, "1. e4 e5 2. Ke3 *").unwrap_err();
     assert!(
         err.to_string()
-            .starts_with("move 3 ('Ke3'): 'Ke3' is not a legal move here"),
+            .starts_with("move 2 ('Ke3'): 'Ke3' is not a legal move here"),
         "{err}"
     );
     let err = load_first(&chess, "1. f3 e5 2. g4 Qh4# 3. a3 0-1").unwrap_err();
     assert!(
         err.to_string()
-            .contains("move 5 ('a3'): the game is already over"),
+            .contains("move 3 ('a3'): the game is already over"),
         "{err}"
     );
     let err = load_first(&chess, "1. f3 e5 2. g4 Qh4# 1-0").unwrap_err();
@@ -320,6 +320,24 @@ fn variant_names_of_lichess_and_fairy_stockfish_name_dagaz_games() {
             record::game_name(&records[0]).as_deref(),
             Some(game),
             "{variant}"
+        );
+    }
+}
+
+#[test]
+fn the_variant_tag_written_reads_back_as_the_same_game() {
+    let games = dagaz::load::library::fairy_stockfish_names()
+        .into_iter()
+        .map(|(_, game)| game)
+        .chain(["chess:giveaway", "horde", "checkers", "ultima"]);
+    for game in games {
+        let tag = record::variant_tag(game);
+        let text = format!("[Variant \"{tag}\"]\n\n*");
+        let records = record::read(&text).unwrap();
+        assert_eq!(
+            record::game_name(&records[0]).as_deref(),
+            Some(game),
+            "{tag}"
         );
     }
 }
