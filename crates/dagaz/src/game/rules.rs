@@ -75,6 +75,10 @@ pub enum Condition {
     /// The side to move has nothing left but royal pieces while the player
     /// who just moved has more (shatranj).
     BareKing,
+    /// Nobody can win any more: nothing stands on the board but royal
+    /// pieces and at most one piece of these types, and no hand holds
+    /// anything (chess's K v K, K+B v K, K+N v K).
+    Insufficient(Vec<u16>),
     /// Every square of the board holds something.
     Full,
     /// The last n moves were passes.
@@ -182,6 +186,7 @@ impl Condition {
             Condition::NoProgress(n) => format!("{n} plies without progress"),
             Condition::ColourBlocked => "no piece of its colour can move".into(),
             Condition::BareKing => "bare king".into(),
+            Condition::Insufficient(_) => "insufficient material".into(),
             Condition::Full => "the board is full".into(),
             Condition::Passes(n) => format!("{n} passes in a row"),
             Condition::Checks(n) => format!("{n} checks"),
@@ -413,6 +418,7 @@ fn parse_condition(words: &[&str], text: &str, names: &GoalNames) -> Result<Cond
         "colour_blocked" => simple(Condition::ColourBlocked, rest),
         "bare_king" => simple(Condition::BareKing, rest),
         "full" => simple(Condition::Full, rest),
+        "insufficient" => Ok(Condition::Insufficient(pieces_named(rest, names)?)),
         "repetition" => {
             no_more(&rest[rest.len().min(1)..], first)?;
             Ok(Condition::Repetition(count(rest.first(), first)?))

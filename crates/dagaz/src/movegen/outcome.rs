@@ -247,6 +247,7 @@ impl Facts<'_> {
             Condition::NoProgress(plies) => pos.clock() >= *plies,
             Condition::ColourBlocked => self.colour_blocked,
             Condition::BareKing => bare(game, pos, side) && !bare(game, pos, player),
+            Condition::Insufficient(minor) => insufficient(game, pos, minor),
             Condition::Full => game.topology.squares().all(|sq| !pos.cell(sq).is_empty()),
             Condition::Passes(n) => {
                 let h = pos.history();
@@ -348,6 +349,33 @@ fn bare(game: &Game, pos: &Position, player: usize) -> bool {
         .enumerate()
         .filter(|(_, p)| !p.royal)
         .all(|(t, _)| pos.piece_bits(player, t).iter().all(|w| *w == 0))
+}
+
+/// Whether only royal pieces and at most one piece of the types `minor`
+/// stand on the board, and no hand holds anything.
+fn insufficient(game: &Game, pos: &Position, minor: &[u16]) -> bool {
+    let mut minors = 0;
+    for (t, piece) in game.pieces.iter().enumerate() {
+        if piece.royal {
+            continue;
+        }
+        let on_board: u32 = (0..game.players.len())
+            .map(|p| {
+                pos.piece_bits(p, t)
+                    .iter()
+                    .map(|w| w.count_ones())
+                    .sum::<u32>()
+            })
+            .sum();
+        let in_hand: u32 = (0..game.players.len())
+            .map(|p| u32::from(game.in_hand(pos, p, t as u16)))
+            .sum();
+        if in_hand > 0 || (on_board > 0 && !minor.contains(&(t as u16))) {
+            return false;
+        }
+        minors += on_board;
+    }
+    minors <= 1
 }
 
 /// Whether `sq` holds a piece of `player` of one of `pieces` (empty: any).

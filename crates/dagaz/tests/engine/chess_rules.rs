@@ -76,7 +76,7 @@ fn threefold_repetition() {
 
 #[test]
 fn fifty_move_rule() {
-    let fen_text = "8/8/8/4k3/8/8/3K4/8 w - - 99 80";
+    let fen_text = "8/8/8/4k3/8/8/3K4/7R w - - 99 80";
     assert_eq!(result(fen_text, &[]), None);
     match result(fen_text, &["d2d3"]) {
         Some(GameResult::Draw { reason }) => assert!(reason.contains("100 plies"), "{reason}"),
@@ -84,6 +84,27 @@ fn fifty_move_rule() {
     }
     // A pawn move restarts the count.
     assert_eq!(result("8/8/8/4k3/8/8/3KP3/8 w - - 99 80", &["e2e3"]), None);
+}
+
+#[test]
+fn insufficient_material_draws() {
+    let drawn = |fen_text: &str| match result(fen_text, &[]) {
+        Some(GameResult::Draw { reason }) => reason.contains("insufficient"),
+        _ => false,
+    };
+    assert!(drawn("4k3/8/8/8/8/8/8/4K3 w - - 0 1"));
+    assert!(drawn("4k3/8/8/8/8/8/8/3NK3 b - - 0 1"));
+    assert!(drawn("4kb2/8/8/8/8/8/8/4K3 w - - 0 1"));
+    // Two minor pieces, a pawn or a Rook can still mate.
+    assert!(!drawn("4k3/8/8/8/8/8/8/2NNK3 w - - 0 1"));
+    assert!(!drawn("4kb2/8/8/8/8/8/8/3NK3 w - - 0 1"));
+    assert!(!drawn("4k3/8/8/8/8/8/P7/4K3 w - - 0 1"));
+    assert!(!drawn("4k3/8/8/8/8/8/8/R3K3 w - - 0 1"));
+    // A capture that leaves K v K ends the game.
+    match result("4k3/8/8/8/8/8/4q3/3BK3 w - - 0 1", &["d1e2"]) {
+        Some(GameResult::Draw { reason }) => assert!(reason.contains("insufficient"), "{reason}"),
+        other => panic!("{other:?}"),
+    }
 }
 
 #[test]
