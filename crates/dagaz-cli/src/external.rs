@@ -74,11 +74,7 @@ impl ExternalSpec {
         let mut parts = rest.split(',');
         let head = parts.next().unwrap_or_default();
         let (path, limit) = match head.rsplit_once('@') {
-            Some((path, limit)) => (
-                path,
-                Limit::parse(limit)
-                    .ok_or_else(|| format!("unknown limit '{limit}' (try 1s, 200ms, d8, 5000n)"))?,
-            ),
+            Some((path, limit)) => (path, Limit::parse(limit)?),
             None => (head, Limit::Time(Duration::from_secs(1))),
         };
         if path.trim().is_empty() {

@@ -413,8 +413,8 @@ fn perft_cmd(
     let game = load(name)?;
     let pos = start(&game, fen_text)?;
     let t0 = Instant::now();
-    let nodes = if depth == 0 {
-        1
+    let (nodes, root_moves) = if depth == 0 {
+        (1, 1)
     } else {
         let rows = perft::divide(&game, &pos, depth, threads, counting)?;
         if split {
@@ -422,11 +422,13 @@ fn perft_cmd(
                 say!("{text}: {n}");
             }
         }
-        rows.iter().map(|(_, n)| n).sum()
+        (rows.iter().map(|(_, n)| n).sum(), rows.len())
     };
     let secs = t0.elapsed().as_secs_f64();
-    if depth >= 1 && nodes == 0 {
+    if root_moves == 0 {
         say!("note: {}", no_moves_reason(&game, fen_text)?);
+    } else if nodes == 0 {
+        say!("note: every line ends before {depth} plies");
     }
     say!("nodes {nodes}");
     say!("time {secs:.3} s");
@@ -481,7 +483,7 @@ fn analyse(name: &str, fen_text: Option<&str>, ai: &str, seed: u64, threads: usi
     let Some(choice) = dagaz::ai::choose_within(&game, &mut pos, engine, &mut rng, &control)
         .map_err(|e| e.to_string())?
     else {
-        say!("no legal move");
+        say!("{}", no_moves_reason(&game, fen_text)?);
         return Ok(());
     };
     let mut line =

@@ -73,7 +73,7 @@ impl FromStr for Engine {
         };
         let limit = match limit {
             None => None,
-            Some(l) => Some(Limit::parse(l).ok_or_else(|| fail(&format!("unknown limit '{l}'")))?),
+            Some(l) => Some(Limit::parse(l).map_err(|why| fail(&why))?),
         };
         match kind {
             "random" if limit.is_none() => Ok(Engine::Random),
@@ -91,32 +91,42 @@ impl FromStr for Engine {
 }
 
 impl Limit {
-    /// Reads `1s`, `200ms`, `d8` or `5000n`.
-    pub fn parse(text: &str) -> Option<Limit> {
+    /// Reads `1s`, `200ms`, `d8` or `5000n`; the error says what is
+    /// wrong and what is allowed.
+    pub fn parse(text: &str) -> Result<Limit, String> {
+        const TIME: &str = "a time is more than 0 and under 1000000 s (1s, 0.5s, 200ms)";
+        let time = |secs: Option<f64>| {
+            secs.filter(|v| v.is_finite() && *v > 0.0 && *v < 1e6)
+                .map(|v| Limit::Time(Duration::from_secs_f64(v)))
+                .ok_or_else(|| format!("'{text}': {TIME}"))
+        };
         if let Some(ms) = text.strip_suffix("ms") {
-            return ms
-                .parse::<u64>()
-                .ok()
-                .map(|v| Limit::Time(Duration::from_millis(v)));
+            return time(ms.parse::<u64>().ok().map(|v| v as f64 / 1000.0));
         }
         if let Some(s) = text.strip_suffix('s') {
-            return s
-                .parse::<f64>()
-                .ok()
-                .filter(|v| v.is_finite() && *v > 0.0 && *v < 1e6)
-                .map(|v| Limit::Time(Duration::from_secs_f64(v)));
+            return time(s.parse::<f64>().ok());
         }
         if let Some(d) = text.strip_prefix('d') {
             return d
                 .parse::<u32>()
                 .ok()
                 .filter(|d| (1..=64).contains(d))
-                .map(Limit::Depth);
+                .map(Limit::Depth)
+                .ok_or_else(|| format!("'{text}': a depth is d1 to d64"));
         }
         if let Some(n) = text.strip_suffix('n') {
-            return n.parse::<u64>().ok().filter(|n| *n > 0).map(Limit::Nodes);
+            return n
+                .parse::<u64>()
+                .ok()
+                .filter(|n| *n > 0)
+                .map(Limit::Nodes)
+                .ok_or_else(|| {
+                    format!("'{text}': a node count is a whole number above 0 (5000n)")
+                });
         }
-        None
+        Err(format!(
+            "unknown limit '{text}': a time (1s, 200ms), a depth (d8) or a node count (5000n)"
+        ))
     }
 }
 
@@ -307,6 +317,11 @@ mod tests {
         ] {
             assert!(bad.parse::<Engine>().is_err(), "{bad}");
         }
+        // The error says what is allowed.
+        let why = |spec: &str| spec.parse::<Engine>().unwrap_err().reason;
+        assert!(why("ab:d100").contains("d1 to d64"), "{}", why("ab:d100"));
+        assert!(why("ab:0s").contains("more than 0"), "{}", why("ab:0s"));
+        assert!(why("ab:0n").contains("above 0"), "{}", why("ab:0n"));
         assert_eq!(
             "ab:200ms".parse::<Engine>().unwrap().to_string(),
             "ab:200ms"

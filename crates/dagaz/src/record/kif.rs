@@ -114,8 +114,22 @@ fn symbol_of(name: &str) -> Option<&'static str> {
 pub fn looks_like(text: &str) -> bool {
     text.lines().any(|l| {
         let l = l.trim_start();
-        l.starts_with("手数") || l.starts_with("手合割") || l.starts_with("先手：")
+        l.starts_with("手数")
+            || l.starts_with("手合割")
+            || l.starts_with("先手：")
+            || is_move_line(l)
     })
+}
+
+/// A KIF move line without a header before it: a number, then a move
+/// that starts with a full-width file digit or `同` (`1 ７六歩(77)`).
+fn is_move_line(line: &str) -> bool {
+    let rest = line.trim_start_matches(|c: char| c.is_ascii_digit());
+    rest.len() < line.len()
+        && rest.starts_with(char::is_whitespace)
+        && rest
+            .trim_start()
+            .starts_with(|c: char| FILES.contains(&c) || c == '同')
 }
 
 /// The KIF text of the move at `index` of `list`; `previous` is where
