@@ -107,6 +107,9 @@ struct Engine {
     thinking: Option<Thinking>,
     /// The `Threads` option: threads one search uses.
     threads: usize,
+    /// The last `position` failed: the GUI's position is not known, so a
+    /// `go` answers no move rather than one for the wrong side.
+    unknown: bool,
 }
 
 /// Runs the protocol until `quit` or the end of the input.
@@ -126,7 +129,7 @@ impl Engine {
     /// An engine playing the dialect's game (chess, shogi) from its setup.
     fn new(dialect: Dialect, out: Output) -> Result<Engine, String> {
         let game = Arc::new(load_game(dialect.default_game()).map_err(|e| e.to_string())?);
-        let session = Session::new(game.clone()).map_err(|e| e.to_string())?;
+        let session = open_session(&game, game.initial_position())?;
         Ok(Engine {
             dialect,
             out,
@@ -134,6 +137,7 @@ impl Engine {
             session,
             thinking: None,
             threads: 1,
+            unknown: false,
         })
     }
 
@@ -242,8 +246,9 @@ impl Engine {
         }
     }
 
-    /// `position startpos|fen FEN…|sfen SFEN… [moves M…]`; on an error the
-    /// position stays as it was, and an `info string` says why.
+    /// `position startpos|fen FEN…|sfen SFEN… [moves M…]`; on an error an
+    /// `info string` says why, and the position is unknown until the next
+    /// `position` that can be set (a `go` answers no move).
     fn position(&mut self, args: &[&str]) {
         let moves_at = args
             .iter()
@@ -260,9 +265,7 @@ impl Engine {
             ),
         };
         let session = start
-            .and_then(|pos| {
-                Session::from_position(self.game.clone(), pos).map_err(|e| e.to_string())
-            })
+            .and_then(|pos| open_session(&self.game, pos))
             .and_then(|mut s| {
                 for m in args.get(moves_at + 1..).unwrap_or(&[]) {
                     play_uci(&mut s, m)?;
@@ -270,8 +273,14 @@ impl Engine {
                 Ok(s)
             });
         match session {
-            Ok(s) => self.session = s,
-            Err(e) => self.info(&format!("error: {e}")),
+            Ok(s) => {
+                self.session = s;
+                self.unknown = false;
+            }
+            Err(e) => {
+                self.info(&format!("error: {e}"));
+                self.unknown = true;
+            }
         }
     }
 
@@ -289,10 +298,14 @@ impl Engine {
         let (game, out, dialect) = (self.game.clone(), self.out.clone(), self.dialect);
         let mut pos = self.session.position_copy();
         let over = self.session.is_over();
+        let unknown = self.unknown;
+        if unknown {
+            self.info("error: the last position could not be set; no move");
+        }
         let thread = std::thread::spawn(move || {
             let started = Instant::now();
             let report = |c: &Choice| say(&out, &info_line(dialect, &game, c, started.elapsed()));
-            let best = if over {
+            let best = if over || unknown {
                 None
             } else {
                 Searcher::new(&game, limit)
@@ -346,6 +359,18 @@ pub fn uci_text(text: &str) -> String {
         Some((mv, _)) if mv.len() >= 4 => mv.to_string(),
         _ => text.to_string(),
     }
+}
+
+/// A session from `pos` that plays on past draws the GUI must claim
+/// (a repetition, the move clock): the GUI is the arbiter of those, and
+/// asks for moves after them.
+pub(crate) fn open_session(
+    game: &Arc<Game>,
+    pos: dagaz::position::Position,
+) -> Result<Session, String> {
+    Session::from_position(game.clone(), pos)
+        .and_then(Session::playing_past_claims)
+        .map_err(|e| e.to_string())
 }
 
 /// Plays a move given in UCI's form (or dagaz's own) in `session`.
@@ -564,6 +589,51 @@ mod tests {
             .filter(|l| l.starts_with("bestmove "))
             .collect();
         assert_eq!(best.len(), 2, "{lines:?}");
+    }
+
+    /// The side whose move `line` (`bestmove e7e5`) is, in chess from the
+    /// setup: White's moves start on ranks 1 and 2.
+    fn mover(line: &str) -> char {
+        match line.as_bytes().get(10) {
+            Some(b'1' | b'2') => 'w',
+            Some(b'7' | b'8') => 'b',
+            _ => '?',
+        }
+    }
+
+    #[test]
+    fn plays_on_past_draws_the_gui_must_claim() {
+        let shuffle = "position startpos moves g1f3 g8f6 f3g1 f6g8 g1f3 g8f6 f3g1 f6g8";
+        let lines = session(&format!(
+            "{shuffle}\ngo depth 3\n{shuffle} g1f3\ngo depth 3\n\
+             position fen 4k3/8/8/8/8/8/8/R3K3 w - - 99 80 moves a1a2\ngo depth 3\n"
+        ));
+        assert!(
+            !lines.iter().any(|l| l.starts_with("info string")),
+            "{lines:?}"
+        );
+        let best: Vec<&String> = lines.iter().filter(|l| l.starts_with("bestmove")).collect();
+        assert_eq!(best.len(), 3, "{lines:?}");
+        assert_eq!(mover(best[0]), 'w', "{lines:?}");
+        assert_eq!(mover(best[1]), 'b', "{lines:?}");
+        assert!(best[2].starts_with("bestmove e8"), "{lines:?}");
+    }
+
+    #[test]
+    fn answers_no_move_after_a_position_it_could_not_set() {
+        let lines = session(
+            "position startpos moves e2e4\nposition startpos moves e2e4 e2e4\ngo depth 2\n\
+             position fen 7k/5Q2/6K1/8/8/8/8/8 b - - 0 1\ngo depth 2\n\
+             position startpos moves e2e4\ngo depth 1\n",
+        );
+        let best: Vec<&String> = lines.iter().filter(|l| l.starts_with("bestmove")).collect();
+        assert_eq!(best[0], "bestmove 0000", "{lines:?}");
+        assert!(
+            lines.iter().any(|l| l.contains("could not be set")),
+            "{lines:?}"
+        );
+        assert_eq!(best[1], "bestmove 0000", "stalemate: {lines:?}");
+        assert_eq!(mover(best[2]), 'b', "{lines:?}");
     }
 
     #[test]

@@ -19,7 +19,7 @@ use dagaz::load::library::{fairy_stockfish_game, fairy_stockfish_names, load_gam
 use dagaz::session::Session;
 use dagaz::text::movetext;
 
-use crate::protocol::{uci_text, within_move_time};
+use crate::protocol::{open_session, uci_text, within_move_time};
 
 /// The deepest search `sd` may ask for.
 const MAX_DEPTH: u32 = 64;
@@ -53,7 +53,7 @@ struct Engine<W: Write> {
 /// Runs the protocol until `quit` or the end of the input.
 pub fn run(input: impl BufRead, out: impl Write) -> Result<(), String> {
     let game = Arc::new(load_game("chess").map_err(|e| e.to_string())?);
-    let session = Session::new(game.clone()).map_err(|e| e.to_string())?;
+    let session = open_session(&game, game.initial_position())?;
     let mut engine = Engine {
         out,
         game,
@@ -157,7 +157,7 @@ impl<W: Write> Engine<W> {
     }
 
     fn restart(&mut self, game: Arc<Game>) {
-        if let Ok(s) = Session::new(game.clone()) {
+        if let Ok(s) = open_session(&game, game.initial_position()) {
             self.game = game;
             self.session = s;
         }
@@ -180,7 +180,7 @@ impl<W: Write> Engine<W> {
             .game
             .parse_position(fen)
             .map_err(|e| e.to_string())
-            .and_then(|p| Session::from_position(self.game.clone(), p).map_err(|e| e.to_string()));
+            .and_then(|p| open_session(&self.game, p));
         match session {
             Ok(s) => self.session = s,
             Err(e) => self.say(&format!("tellusererror Illegal position: {e}")),
@@ -371,6 +371,28 @@ mod tests {
         );
         assert!(lines.contains(&"move h5f7".to_string()), "{lines:?}");
         assert!(lines.last().unwrap().starts_with("1-0 {"), "{lines:?}");
+    }
+
+    #[test]
+    fn plays_on_past_draws_the_gui_must_claim() {
+        let lines = session(
+            "protover 2\nnew\nforce\nusermove g1f3\nusermove g8f6\nusermove f3g1\nusermove f6g8\n\
+             usermove g1f3\nusermove g8f6\nusermove f3g1\nusermove f6g8\nsd 2\nusermove e2e4\ngo\n\
+             setboard 4k3/8/8/8/8/8/R7/4K3 b - - 100 80\ngo\nquit\n",
+        );
+        let moves: Vec<&String> = lines.iter().filter(|l| l.starts_with("move ")).collect();
+        assert_eq!(moves.len(), 2, "{lines:?}");
+        assert!(
+            moves[0].ends_with('5') || moves[0].ends_with('6'),
+            "{lines:?}"
+        );
+        assert!(moves[1].starts_with("move e8"), "{lines:?}");
+        assert!(
+            !lines
+                .iter()
+                .any(|l| l.starts_with("Illegal") || l.starts_with("1/2")),
+            "{lines:?}"
+        );
     }
 
     #[test]

@@ -47,6 +47,9 @@ pub struct Session {
     result: Option<GameResult>,
     /// The result was declared (a resignation), not found by the rules.
     declared: bool,
+    /// Draws a player must claim do not end the game (see
+    /// [`Session::playing_past_claims`]).
+    past_claims: bool,
     generator: Generator,
 }
 
@@ -62,6 +65,7 @@ impl Clone for Session {
             legal_texts: self.legal_texts.clone(),
             result: self.result.clone(),
             declared: self.declared,
+            past_claims: self.past_claims,
             generator: Generator::new(),
         }
     }
@@ -97,10 +101,21 @@ impl Session {
             legal_texts: OnceLock::new(),
             result: None,
             declared: false,
+            past_claims: false,
             generator: Generator::new(),
         };
         s.refresh()?;
         Ok(s)
+    }
+
+    /// The same session where draws a player must claim (a repetition,
+    /// the move clock: [`crate::game::Goal::is_claimed_draw`]) do not end
+    /// the game: an engine protocol's, whose GUI claims them. The game is
+    /// over only when it ends by itself (a mate, a stalemate).
+    pub fn playing_past_claims(mut self) -> Result<Session, GenError> {
+        self.past_claims = true;
+        self.refresh()?;
+        Ok(self)
     }
 
     pub fn game(&self) -> &Arc<Game> {
@@ -280,9 +295,13 @@ impl Session {
         let mut legal = MoveList::new();
         self.generator
             .legal(&self.game, &mut self.pos, &mut legal)?;
-        let result = self
-            .generator
-            .result_given(&self.game, &mut self.pos, legal.len())?;
+        let result = if self.past_claims {
+            self.generator
+                .result_unclaimed(&self.game, &mut self.pos, legal.len())?
+        } else {
+            self.generator
+                .result_given(&self.game, &mut self.pos, legal.len())?
+        };
         self.legal = legal;
         self.legal_texts = OnceLock::new();
         self.result = result;

@@ -256,6 +256,20 @@ pub struct Goal {
     pub player: Option<usize>,
 }
 
+impl Goal {
+    /// Whether the goal is a draw a player must claim rather than one that
+    /// ends the game by itself: a draw by repetition or by the move clock
+    /// (chess's threefold repetition and fifty-move rule). Engine
+    /// protocols leave such claims to the program that runs the game.
+    pub fn is_claimed_draw(&self) -> bool {
+        self.outcome == Outcome::Draw
+            && matches!(
+                self.condition,
+                Condition::Repetition(_) | Condition::NoProgress(_)
+            )
+    }
+}
+
 /// The goals of a game, in the game file's order: the first that holds
 /// decides.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]

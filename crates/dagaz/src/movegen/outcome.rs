@@ -31,6 +31,29 @@ impl Generator {
         pos: &mut Position,
         legal: usize,
     ) -> Result<Option<GameResult>, GenError> {
+        self.result_of_goals(game, pos, legal, |_| true)
+    }
+
+    /// [`Generator::result_given`] where draws a player must claim
+    /// ([`Goal::is_claimed_draw`]) do not end the game: the result an
+    /// engine protocol plays on to, leaving the claim to its GUI.
+    pub fn result_unclaimed(
+        &mut self,
+        game: &Game,
+        pos: &mut Position,
+        legal: usize,
+    ) -> Result<Option<GameResult>, GenError> {
+        self.result_of_goals(game, pos, legal, |g| !g.is_claimed_draw())
+    }
+
+    /// The result by the goals `keep` accepts (and the end rule).
+    fn result_of_goals(
+        &mut self,
+        game: &Game,
+        pos: &mut Position,
+        legal: usize,
+        keep: impl Fn(&Goal) -> bool,
+    ) -> Result<Option<GameResult>, GenError> {
         let blocked = match game.rules.goals.needs_colour_blocked() {
             false => false,
             true => {
@@ -42,7 +65,7 @@ impl Generator {
                 blocked
             }
         };
-        Ok(decide(game, pos, legal, blocked))
+        Ok(decide(game, pos, legal, blocked, keep))
     }
 }
 
@@ -56,6 +79,7 @@ fn decide(
     pos: &Position,
     legal_moves: usize,
     colour_blocked: bool,
+    keep: impl Fn(&Goal) -> bool,
 ) -> Option<GameResult> {
     if let Some(result) = game
         .end_rule
@@ -78,7 +102,7 @@ fn decide(
         .goals
         .list
         .iter()
-        .filter(|g| !g.condition.immediate())
+        .filter(|g| !g.condition.immediate() && keep(g))
     {
         if let Some(player) = facts.concerned(goal) {
             return Some(facts.outcome(goal, player));
