@@ -301,7 +301,10 @@ fn main() -> ExitCode {
         } => import(&file, section.as_deref(), out.as_deref()),
         Command::Uci => engine_protocol(protocol::Dialect::Uci),
         Command::Usi => engine_protocol(protocol::Dialect::Usi),
-        Command::Xboard => xboard::run(std::io::stdin().lock(), std::io::stdout()),
+        Command::Xboard => xboard::run(
+            std::io::stdin().lock(),
+            std::sync::Arc::new(std::sync::Mutex::new(std::io::stdout())),
+        ),
         Command::Betza { betza } => dagaz::notation::betza::to_dagaz(&betza)
             .map(|text| say!("{text}"))
             .map_err(|e| e.to_string()),

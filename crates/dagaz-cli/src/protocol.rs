@@ -38,7 +38,8 @@ const MOVE_OVERHEAD: Duration = Duration::from_millis(10);
 /// The most threads the `Threads` option gives a search.
 const MAX_THREADS: usize = 64;
 
-fn say(out: &Output, line: &str) {
+/// Writes `line` to `out` at once.
+pub(crate) fn say(out: &Output, line: &str) {
     // A closed output (the GUI went away) ends nothing here: `quit` or the
     // end of the input does.
     if let Ok(mut w) = out.lock() {
@@ -294,6 +295,7 @@ impl Engine {
             max_time: Some(MAX_TIME),
             max_nodes: None,
             threads: self.threads,
+            ..Control::unbounded()
         };
         let (game, out, dialect) = (self.game.clone(), self.out.clone(), self.dialect);
         let mut pos = self.session.position_copy();

@@ -4,12 +4,16 @@
 //! Fairy-Stockfish's names, or dagaz's). Moves are coordinates (`e2e4`,
 //! `e7e8q`, drops `N@d3`), as XBoard writes them.
 //!
-//! The engine thinks in the command loop: a `go` (or a move given while
-//! it plays the other side) is answered with `move …` before the next
-//! command is read, so `ping` is answered after it, as the protocol asks.
+//! The search runs in its own thread and writes `move …` when done; the
+//! command loop goes on reading: `?` makes it move at once, `quit`,
+//! `force`, `new` and the like end it without a move, and any other
+//! command (`ping` among them) is carried out after the move, as the
+//! protocol asks.
 
-use std::io::{BufRead, Write};
+use std::io::BufRead;
 use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
 use dagaz::ai::search::{Searcher, WIN};
@@ -19,18 +23,41 @@ use dagaz::load::library::{fairy_stockfish_game, fairy_stockfish_names, load_gam
 use dagaz::session::Session;
 use dagaz::text::movetext;
 
-use crate::protocol::{open_session, uci_text, within_move_time};
+use crate::protocol::{Output, open_session, say, uci_text, within_move_time};
 
 /// The deepest search `sd` may ask for.
 const MAX_DEPTH: u32 = 64;
-/// The longest a move may take.
+/// The longest a move may take (`st`, a share of the clock).
 const MAX_TIME: Duration = Duration::from_secs(3600);
+/// The time a move takes when neither `st` nor a clock says.
+const DEFAULT_MOVE_TIME: Duration = Duration::from_secs(1);
+
+/// A search in progress: its thread, which returns the session after the
+/// move it wrote (none if it wrote none), and its switches.
+struct Thinking {
+    thread: JoinHandle<Option<Session>>,
+    /// Ends the search; the best move so far is played.
+    stop: Arc<AtomicBool>,
+    /// The move is not wanted: none is written.
+    abort: Arc<AtomicBool>,
+}
+
+/// How a command that comes while the engine thinks ends the search.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Ending {
+    /// The search runs to its limit; the command follows the move.
+    Wait,
+    /// `?`: the move at once.
+    Now,
+    /// The move is not wanted (`force`, `new`, `quit`, …).
+    Abort,
+}
 /// The most threads `cores` gives a search.
 const MAX_THREADS: usize = 64;
 
 /// The engine's state between commands.
-struct Engine<W: Write> {
-    out: W,
+struct Engine {
+    out: Output,
     game: Arc<Game>,
     session: Session,
     /// The side the engine plays; none in force mode.
@@ -48,10 +75,13 @@ struct Engine<W: Write> {
     post: bool,
     /// `cores`: threads one search uses.
     threads: usize,
+    thinking: Option<Thinking>,
 }
 
 /// Runs the protocol until `quit` or the end of the input.
-pub fn run(input: impl BufRead, out: impl Write) -> Result<(), String> {
+/// At the end of the input a search in progress is finished, its move
+/// written.
+pub fn run(input: impl BufRead, out: Output) -> Result<(), String> {
     let game = Arc::new(load_game("chess").map_err(|e| e.to_string())?);
     let session = open_session(&game, game.initial_position())?;
     let mut engine = Engine {
@@ -66,6 +96,7 @@ pub fn run(input: impl BufRead, out: impl Write) -> Result<(), String> {
         moves_per_session: 0,
         post: false,
         threads: 1,
+        thinking: None,
     };
     for line in input.lines() {
         let line = line.map_err(|e| e.to_string())?;
@@ -73,22 +104,26 @@ pub fn run(input: impl BufRead, out: impl Write) -> Result<(), String> {
             break;
         }
     }
+    engine.finish(Ending::Wait);
     Ok(())
 }
 
-impl<W: Write> Engine<W> {
+impl Engine {
     fn say(&mut self, line: &str) {
-        let _ = writeln!(self.out, "{line}");
-        let _ = self.out.flush();
+        say(&self.out, line);
     }
 
-    /// Carries out one command; false after `quit`.
+    /// Carries out one command; false after `quit`. A search in progress
+    /// first ends as the command asks ([`ending_for`]).
     fn command(&mut self, line: &str) -> bool {
         let (name, arg) = line.split_once(' ').unwrap_or((line, ""));
         let arg = arg.trim();
+        if self.thinking.is_some() {
+            self.finish(ending_for(name));
+        }
         match name {
             "" | "xboard" | "accepted" | "rejected" | "random" | "hard" | "easy" | "computer"
-            | "name" | "rating" | "ics" | "otim" | "result" | "draw" | "." => {}
+            | "name" | "rating" | "ics" | "otim" | "result" | "draw" | "." | "?" => {}
             "protover" => self.features(),
             "new" => {
                 self.restart(self.game.clone());
@@ -117,6 +152,7 @@ impl<W: Write> Engine<W> {
                     .ok()
                     .and_then(|s| Duration::try_from_secs_f64(s).ok())
                     .map(|d| d.min(MAX_TIME));
+                self.clock = None;
             }
             "level" => self.level(arg),
             "time" => {
@@ -225,54 +261,79 @@ impl<W: Write> Engine<W> {
         }
     }
 
-    /// Searches and plays the engine's move: `move …`.
+    /// Starts the search for the engine's move; its thread writes the
+    /// thinking lines (`post`), `move …` and the result it leads to.
     fn think(&mut self) {
         if self.session.is_over() {
             self.announce_result();
             return;
         }
-        let limit = self.limit();
-        let game = self.game.clone();
-        let mut pos = self.session.position_copy();
-        let started = Instant::now();
-        let mut lines = Vec::new();
-        let post = self.post;
-        let best = {
+        let (stop, abort) = (
+            Arc::new(AtomicBool::new(false)),
+            Arc::new(AtomicBool::new(false)),
+        );
+        let control = Control {
+            stop: stop.clone(),
+            max_time: Some(MAX_TIME),
+            max_depth: self.depth,
+            threads: self.threads,
+            ..Control::unbounded()
+        };
+        let (limit, post, game, out) =
+            (self.limit(), self.post, self.game.clone(), self.out.clone());
+        let mut session = self.session.clone();
+        let unwanted = abort.clone();
+        let thread = std::thread::spawn(move || {
+            let started = Instant::now();
             let report = |c: &Choice| {
                 if post {
-                    lines.push(thinking_line(&game, c, started.elapsed()));
+                    say(&out, &thinking_line(&game, c, started.elapsed()));
                 }
             };
-            Searcher::new(&game, limit)
-                .with_control(Control {
-                    threads: self.threads,
-                    ..Control::unbounded()
-                })
+            let best = Searcher::new(&game, limit)
+                .with_control(control)
                 .with_progress(report)
-                .best(&mut pos)
+                .best(&mut session.position_copy());
+            // Under the output's lock: an abort either comes before the
+            // move is written, or finds it written and the session moved on.
+            let mut w = out.lock().ok()?;
+            if unwanted.load(Ordering::Relaxed) {
+                return None;
+            }
+            let lines = play_found(&mut session, best.ok().flatten());
+            for l in &lines {
+                let _ = writeln!(w, "{l}");
+            }
+            let _ = w.flush();
+            (!lines.is_empty()).then_some(session)
+        });
+        self.thinking = Some(Thinking {
+            thread,
+            stop,
+            abort,
+        });
+    }
+
+    /// Ends a search in progress as `ending` says and takes over the
+    /// session after the move it wrote.
+    fn finish(&mut self, ending: Ending) {
+        let Some(t) = self.thinking.take() else {
+            return;
         };
-        for l in lines {
-            self.say(&l);
+        if ending == Ending::Abort {
+            t.abort.store(true, Ordering::Relaxed);
         }
-        let Ok(Some(choice)) = best else {
-            self.announce_result();
-            return;
-        };
-        let Some(index) = self.session.index_of(choice.mv.as_ref()) else {
-            return;
-        };
-        let text = uci_text(&self.session.legal_texts()[index]);
-        if self.session.play(index).is_ok() {
-            self.say(&format!("move {text}"));
-            self.announce_result();
+        if ending != Ending::Wait {
+            t.stop.store(true, Ordering::Relaxed);
+        }
+        if let Ok(Some(session)) = t.thread.join() {
+            self.session = session;
         }
     }
 
-    /// The limit for the next move: `sd`, `st`, or the clock.
+    /// The time limit for the next move: `st`, the clock, or
+    /// `DEFAULT_MOVE_TIME`. (`sd` caps the depth besides.)
     fn limit(&self) -> Limit {
-        if let Some(d) = self.depth {
-            return Limit::Depth(d);
-        }
         if let Some(t) = self.per_move {
             return Limit::Time(within_move_time(t));
         }
@@ -287,23 +348,55 @@ impl<W: Write> Engine<W> {
                 let t = (left / moves + self.increment * 3 / 4).min(left / 2);
                 Limit::Clock(t.max(Duration::from_millis(5)).min(MAX_TIME))
             }
-            None => Limit::Time(Duration::from_secs(1)),
+            None => Limit::Time(DEFAULT_MOVE_TIME),
         }
     }
 
-    /// `1-0 {…}`, `0-1 {…}` or `1/2-1/2 {…}` once the game is over.
+    /// The result line, once the game is over.
     fn announce_result(&mut self) {
-        let Some(result) = self.session.result().cloned() else {
-            return;
-        };
-        let why = result.describe(&self.game);
-        let score = match &result {
-            GameResult::Win { winner, .. } if *winner == 0 => "1-0",
-            GameResult::Win { .. } => "0-1",
-            _ => "1/2-1/2",
-        };
-        self.say(&format!("{score} {{{why}}}"));
+        if let Some(line) = result_line(&self.session) {
+            self.say(&line);
+        }
     }
+}
+
+/// How a command that comes during a search ends it: `?` asks for the
+/// move now; a command that changes the game or leaves it drops the
+/// move; any other is answered after the move (`ping` so, as CECP asks).
+fn ending_for(command: &str) -> Ending {
+    match command {
+        "?" => Ending::Now,
+        "quit" | "new" | "force" | "result" | "variant" | "setboard" | "undo" | "remove"
+        | "edit" | "usermove" | "go" | "playother" => Ending::Abort,
+        _ => Ending::Wait,
+    }
+}
+
+/// Plays the move the search found in `session`: the lines that say so
+/// (`move …` and the result it leads to); none without a move.
+fn play_found(session: &mut Session, best: Option<Choice>) -> Vec<String> {
+    let Some(index) = best.and_then(|c| session.index_of(c.mv.as_ref())) else {
+        return result_line(session).into_iter().collect();
+    };
+    let text = uci_text(&session.legal_texts()[index]);
+    if session.play(index).is_err() {
+        return Vec::new();
+    }
+    let mut lines = vec![format!("move {text}")];
+    lines.extend(result_line(session));
+    lines
+}
+
+/// `1-0 {…}`, `0-1 {…}` or `1/2-1/2 {…}` once the game is over.
+fn result_line(session: &Session) -> Option<String> {
+    let result = session.result()?;
+    let why = result.describe(session.game());
+    let score = match result {
+        GameResult::Win { winner, .. } if *winner == 0 => "1-0",
+        GameResult::Win { .. } => "0-1",
+        _ => "1/2-1/2",
+    };
+    Some(format!("{score} {{{why}}}"))
 }
 
 /// A thinking line: `ply score time nodes pv` (time in centiseconds,
@@ -339,8 +432,9 @@ mod tests {
     use super::*;
 
     fn session(input: &str) -> Vec<String> {
-        let mut out = Vec::new();
-        run(input.as_bytes(), &mut out).unwrap();
+        let buffer: Arc<std::sync::Mutex<Vec<u8>>> = Arc::default();
+        run(input.as_bytes(), buffer.clone()).unwrap();
+        let out = buffer.lock().unwrap().clone();
         String::from_utf8(out)
             .unwrap()
             .lines()
@@ -367,18 +461,18 @@ mod tests {
     #[test]
     fn finds_the_mate_and_announces_the_result() {
         let lines = session(
-            "protover 2\nnew\nforce\nsetboard r1bqkb1r/pppp1ppp/2n2n2/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w KQkq - 4 4\nsd 2\ngo\nquit\n",
+            "protover 2\nnew\nforce\nsetboard r1bqkb1r/pppp1ppp/2n2n2/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w KQkq - 4 4\nsd 2\ngo\nping 1\nquit\n",
         );
         assert!(lines.contains(&"move h5f7".to_string()), "{lines:?}");
-        assert!(lines.last().unwrap().starts_with("1-0 {"), "{lines:?}");
+        assert!(lines[lines.len() - 2].starts_with("1-0 {"), "{lines:?}");
     }
 
     #[test]
     fn plays_on_past_draws_the_gui_must_claim() {
         let lines = session(
             "protover 2\nnew\nforce\nusermove g1f3\nusermove g8f6\nusermove f3g1\nusermove f6g8\n\
-             usermove g1f3\nusermove g8f6\nusermove f3g1\nusermove f6g8\nsd 2\nusermove e2e4\ngo\n\
-             setboard 4k3/8/8/8/8/8/R7/4K3 b - - 100 80\ngo\nquit\n",
+             usermove g1f3\nusermove g8f6\nusermove f3g1\nusermove f6g8\nsd 2\nusermove e2e4\ngo\nping 1\n\
+             setboard 4k3/8/8/8/8/8/R7/4K3 b - - 100 80\ngo\nping 2\nquit\n",
         );
         let moves: Vec<&String> = lines.iter().filter(|l| l.starts_with("move ")).collect();
         assert_eq!(moves.len(), 2, "{lines:?}");
@@ -395,10 +489,51 @@ mod tests {
         );
     }
 
+    /// The lines for `input` and how long they took.
+    fn timed(input: &str) -> (Vec<String>, Duration) {
+        let started = Instant::now();
+        let lines = session(input);
+        (lines, started.elapsed())
+    }
+
+    #[test]
+    fn a_depth_limit_caps_the_time_limited_search() {
+        for input in [
+            "new\nlevel 40 1 0\ntime 6000\nsd 30\nusermove e2e4\nping 1\nquit\n",
+            "new\nst 1\nsd 30\nusermove e2e4\nping 1\nquit\n",
+            "new\nsd 30\nst 1\nusermove e2e4\nping 1\nquit\n",
+            "new\nsd 64\nusermove e2e4\nping 1\nquit\n",
+        ] {
+            let (lines, took) = timed(input);
+            assert!(took < Duration::from_secs(4), "{input}: {took:?}");
+            let at_move = lines.iter().position(|l| l.starts_with("move ")).unwrap();
+            let at_pong = lines.iter().position(|l| l == "pong 1").unwrap();
+            assert!(at_move < at_pong, "{lines:?}");
+        }
+    }
+
+    #[test]
+    fn reads_commands_while_it_thinks() {
+        // `?`: the move at once; `force` and `quit`: no move.
+        let (lines, took) = timed("new\nst 100000\nusermove e2e4\n?\nping 1\nquit\n");
+        assert!(took < Duration::from_secs(4), "{took:?}");
+        assert!(lines.iter().any(|l| l.starts_with("move ")), "{lines:?}");
+        assert_eq!(lines.last().unwrap(), "pong 1");
+        let (lines, took) =
+            timed("new\nst 100000\nusermove e2e4\nforce\nping 2\nusermove e7e5\nquit\n");
+        assert!(took < Duration::from_secs(4), "{took:?}");
+        assert_eq!(lines, ["pong 2"]);
+        let (lines, took) = timed("new\nsd 64\nst 100000\nusermove e2e4\nquit\n");
+        assert!(
+            took < Duration::from_secs(4) && lines.is_empty(),
+            "{lines:?}"
+        );
+    }
+
     #[test]
     fn plays_variants_and_reports_errors() {
         let lines = session(
-            "protover 2\nvariant crazyhouse\nforce\nusermove e2e4\nusermove d7d5\nusermove e4d5\nusermove d8d5\nsd 1\ngo\n\
+            "protover 2\nvariant crazyhouse\nforce\nusermove e2e4\nusermove d7d5\nusermove e4d5\nusermove d8d5\nsd 1\ngo\nping 1\n\
              variant nosuchgame\nfrobnicate\nsetboard bad\nquit\n",
         );
         assert!(lines.iter().any(|l| l.starts_with("move ")), "{lines:?}");

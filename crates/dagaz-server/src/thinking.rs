@@ -107,6 +107,7 @@ impl Thinkers {
             }),
             // A server's searches run side by side, one thread each.
             threads: 1,
+            ..Control::unbounded()
         }
     }
 

@@ -174,6 +174,9 @@ pub struct Control {
     pub max_nodes: Option<u64>,
     /// Threads the alpha-beta search may use (0 or 1: one).
     pub threads: usize,
+    /// Never search deeper than this (alpha-beta): a depth cap on a search
+    /// bounded by time, as XBoard's `sd` with a clock.
+    pub max_depth: Option<u32>,
 }
 
 impl Control {
@@ -189,6 +192,7 @@ impl Control {
             max_time: Some(max_time),
             max_nodes: Some(max_nodes),
             threads: 1,
+            max_depth: None,
         }
     }
 

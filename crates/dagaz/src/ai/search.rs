@@ -238,10 +238,13 @@ impl<'g> Searcher<'g> {
         self.stopped = false;
         self.deadline = self.control.deadline(started, self.limit);
         self.max_nodes = self.control.node_budget(self.limit);
-        let max_depth = match self.limit {
+        let own_depth = match self.limit {
             Limit::Depth(d) => d,
             _ => 64,
         };
+        let max_depth = own_depth
+            .min(self.control.max_depth.unwrap_or(u32::MAX))
+            .max(1);
         let mut root_moves = MoveList::new();
         self.generator
             .moves_of_side(self.game, pos, &mut root_moves)?;
