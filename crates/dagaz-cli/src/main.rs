@@ -28,6 +28,7 @@ mod matches;
 mod perft;
 mod play;
 mod protocol;
+mod squares;
 mod xboard;
 
 use std::process::ExitCode;

@@ -4,8 +4,9 @@
 //! cshogi) can use dagaz as an engine. Any game plays: the option
 //! `UCI_Variant` (`USI_Variant`) names it (`chess`, `chess:crazyhouse`,
 //! `xiangqi`, `minishogi`, …), as Fairy-Stockfish's option does. Moves
-//! are dagaz's move texts, which are USI's for the shogi family (`7g7f`,
-//! `P*5e`, `8h2b+`); UCI writes drops its own way (`N@d3`).
+//! are dagaz's move texts, UCI writing drops its own way (`N@d3`); USI
+//! names the squares its own way in every game (`7g7f`, `P*5e`, `8h2b+`;
+//! kyotoshogi's `1e1d+`).
 //!
 //! The search runs in its own thread, so `isready` and `stop` are answered
 //! while it thinks; every completed depth gives an `info` line.
@@ -21,8 +22,10 @@ use dagaz::ai::{Choice, Control, Limit};
 use dagaz::game::Game;
 use dagaz::load::library::{builtin_games, fairy_stockfish_game, fairy_stockfish_names, load_game};
 use dagaz::load::load_str;
-use dagaz::session::Session;
+use dagaz::session::{Session, SessionError};
 use dagaz::text::movetext;
+
+use crate::squares::SquareNames;
 
 /// Where the engine's lines go; shared with the search thread.
 pub type Output = Arc<Mutex<dyn Write + Send>>;
@@ -83,13 +86,41 @@ impl Dialect {
             Dialect::Usi => "shogi",
         }
     }
+}
+
+/// How the protocol writes a game's moves: UCI as dagaz does (drops
+/// `N@d3`), USI with its own square names in every game
+/// ([`SquareNames::usi`]).
+struct Notation {
+    dialect: Dialect,
+    names: SquareNames,
+}
+
+impl Notation {
+    fn of(dialect: Dialect, game: &Game) -> Notation {
+        let names = match dialect {
+            Dialect::Uci => SquareNames::same(),
+            Dialect::Usi => SquareNames::usi(game),
+        };
+        Notation { dialect, names }
+    }
 
     /// A dagaz move text as the protocol writes it.
-    fn move_text(self, text: &str) -> String {
-        match self {
+    fn write(&self, text: &str) -> String {
+        match self.dialect {
             Dialect::Uci => uci_text(text),
-            Dialect::Usi => text.to_string(),
+            Dialect::Usi => usi_drop(&self.names.write(text)),
         }
+    }
+}
+
+/// A drop as USI writes it, the piece's letter in capitals (`P*5e`).
+fn usi_drop(text: &str) -> String {
+    match text.split_once('*') {
+        Some((piece, square)) if piece.len() == 1 => {
+            format!("{}*{square}", piece.to_ascii_uppercase())
+        }
+        _ => text.to_string(),
     }
 }
 
@@ -104,6 +135,8 @@ struct Engine {
     dialect: Dialect,
     out: Output,
     game: Arc<Game>,
+    /// How moves of `game` are written.
+    notation: Arc<Notation>,
     session: Session,
     thinking: Option<Thinking>,
     /// The `Threads` option: threads one search uses.
@@ -134,6 +167,7 @@ impl Engine {
         Ok(Engine {
             dialect,
             out,
+            notation: Arc::new(Notation::of(dialect, &game)),
             game,
             session,
             thinking: None,
@@ -240,6 +274,7 @@ impl Engine {
         };
         match load_game(name) {
             Ok(game) => {
+                self.notation = Arc::new(Notation::of(self.dialect, &game));
                 self.game = Arc::new(game);
                 self.position(&["startpos"]);
             }
@@ -269,7 +304,7 @@ impl Engine {
             .and_then(|pos| open_session(&self.game, pos))
             .and_then(|mut s| {
                 for m in args.get(moves_at + 1..).unwrap_or(&[]) {
-                    play_uci(&mut s, m)?;
+                    play_uci(&mut s, m, &self.notation)?;
                 }
                 Ok(s)
             });
@@ -298,6 +333,7 @@ impl Engine {
             ..Control::unbounded()
         };
         let (game, out, dialect) = (self.game.clone(), self.out.clone(), self.dialect);
+        let notation = self.notation.clone();
         let mut pos = self.session.position_copy();
         let over = self.session.is_over();
         let unknown = self.unknown;
@@ -306,7 +342,7 @@ impl Engine {
         }
         let thread = std::thread::spawn(move || {
             let started = Instant::now();
-            let report = |c: &Choice| say(&out, &info_line(dialect, &game, c, started.elapsed()));
+            let report = |c: &Choice| say(&out, &info_line(&notation, &game, c, started.elapsed()));
             let best = if over || unknown {
                 None
             } else {
@@ -322,7 +358,7 @@ impl Engine {
                 Dialect::Usi => "resign",
             };
             let text = best.map_or(none.to_string(), |c| {
-                dialect.move_text(&movetext::text(&game, c.mv.as_ref()))
+                notation.write(&movetext::text(&game, c.mv.as_ref()))
             });
             say(&out, &format!("bestmove {text}"));
         });
@@ -375,18 +411,28 @@ pub(crate) fn open_session(
         .map_err(|e| e.to_string())
 }
 
-/// Plays a move given in UCI's form (or dagaz's own) in `session`.
-fn play_uci(session: &mut Session, text: &str) -> Result<(), String> {
+/// Plays a move given in the protocol's form (or dagaz's own) in `session`.
+fn play_uci(session: &mut Session, text: &str, notation: &Notation) -> Result<(), String> {
     let index = session
         .legal_texts()
         .iter()
-        .position(|t| uci_text(t).eq_ignore_ascii_case(text));
+        .position(|t| notation.write(t).eq_ignore_ascii_case(text));
     match index {
         Some(i) => session.play(i).map(|_| ()).map_err(|e| e.to_string()),
-        None => session
-            .play_text(text)
-            .map(|_| ())
-            .map_err(|e| e.to_string()),
+        None => session.play_text(text).map(|_| ()).map_err(|e| match e {
+            SessionError::Move(_) => {
+                let legal: Vec<String> = session
+                    .legal_texts()
+                    .iter()
+                    .map(|t| notation.write(t))
+                    .collect();
+                format!(
+                    "'{text}' is not a legal move here; legal moves: {}",
+                    legal.join(" ")
+                )
+            }
+            e => e.to_string(),
+        }),
     }
 }
 
@@ -439,7 +485,7 @@ pub(crate) fn within_move_time(t: Duration) -> Duration {
 }
 
 /// `info depth … score cp|mate … nodes … nps … time … pv …`.
-fn info_line(dialect: Dialect, game: &Game, c: &Choice, elapsed: Duration) -> String {
+fn info_line(notation: &Notation, game: &Game, c: &Choice, elapsed: Duration) -> String {
     let ms = elapsed.as_millis().max(1) as u64;
     let score = match c.score {
         Some(s) if s.abs() >= WIN - 1000 => {
@@ -452,7 +498,7 @@ fn info_line(dialect: Dialect, game: &Game, c: &Choice, elapsed: Duration) -> St
     };
     let pv: Vec<String> =
         c.pv.iter()
-            .map(|m| dialect.move_text(&movetext::text(game, m.as_ref())))
+            .map(|m| notation.write(&movetext::text(game, m.as_ref())))
             .collect();
     format!(
         "info depth {} score {score} nodes {} nps {} time {ms} pv {}",
@@ -636,6 +682,26 @@ mod tests {
         );
         assert_eq!(best[1], "bestmove 0000", "stalemate: {lines:?}");
         assert_eq!(mover(best[2]), 'b', "{lines:?}");
+    }
+
+    #[test]
+    fn writes_usi_squares_in_every_game() {
+        let lines = session(
+            "usi\nsetoption name USI_Variant value kyotoshogi\nposition startpos\ngo depth 1\n\
+             position startpos moves 1e1d+\ngo depth 1\n\
+             setoption name USI_Variant value dobutsu\nposition startpos moves 2c2b\ngo depth 1\n\
+             position startpos moves b2b3 2a2b\nposition startpos moves b2b3 zz\n",
+        );
+        let best: Vec<&String> = lines.iter().filter(|l| l.starts_with("bestmove")).collect();
+        assert_eq!(best[0], "bestmove 1e1d+", "{lines:?}");
+        assert!(best[1].as_bytes()[9].is_ascii_digit(), "{lines:?}");
+        assert_eq!(best.len(), 3, "{lines:?}");
+        let errors: Vec<&String> = lines
+            .iter()
+            .filter(|l| l.starts_with("info string"))
+            .collect();
+        assert_eq!(errors.len(), 1, "dagaz's own text is read too: {lines:?}");
+        assert!(errors[0].contains("legal moves: 3a3b 2a2b"), "{lines:?}");
     }
 
     #[test]

@@ -1,0 +1,137 @@
+//! The names an engine protocol gives the squares, where they are not the
+//! game's own: USI counts files from the right with digits and ranks from
+//! the top with letters (`7g7f`) in every game, and XBoard numbers ten
+//! ranks from 0 (xiangqi's `h2e2`). Both are derived from the board's
+//! grid, so any game a protocol serves is translated the same way.
+
+use std::collections::HashMap;
+
+use dagaz::game::Game;
+
+/// The protocol's name of each square; empty where the protocol names
+/// the squares as the game does. A client's move is read by comparing it
+/// with the legal moves so written.
+#[derive(Clone, Debug, Default)]
+pub struct SquareNames {
+    to_protocol: HashMap<String, String>,
+    /// The longest of the game's names, for the scan of a move text.
+    longest: usize,
+}
+
+impl SquareNames {
+    /// The game's own names (UCI).
+    pub fn same() -> SquareNames {
+        SquareNames::default()
+    }
+
+    /// USI's names on a grid: the file from the right (`1` the rightmost
+    /// from the first player's side), the rank a letter from the top (`a`
+    /// the first player's far rank). A board of more than 26 ranks keeps
+    /// its own names.
+    pub fn usi(game: &Game) -> SquareNames {
+        let grid = game.topology.grid();
+        let (files, ranks) = (grid.cols.len() as i32, grid.rows.len());
+        if ranks > 26 {
+            return SquareNames::same();
+        }
+        SquareNames::from_pairs(game, |col, row| {
+            let letter = char::from(b'a' + row as u8);
+            format!("{}{letter}", files - col)
+        })
+    }
+
+    /// XBoard's names: as the game's, but on a board of ten ranks those
+    /// are numbered 0 to 9 from the first player's side.
+    #[allow(dead_code)]
+    pub fn xboard(game: &Game) -> SquareNames {
+        let grid = game.topology.grid();
+        let ranks = grid.rows.len() as i32;
+        if ranks != 10 {
+            return SquareNames::same();
+        }
+        SquareNames::from_pairs(game, |col, row| {
+            let file = grid.cols.get(col as usize).map_or("", String::as_str);
+            format!("{file}{}", ranks - 1 - row)
+        })
+    }
+
+    /// The names `name(col, row)` gives the board's squares (on the first
+    /// level of the grid, rows counted from the top).
+    fn from_pairs(game: &Game, name: impl Fn(i32, i32) -> String) -> SquareNames {
+        let mut names = SquareNames::default();
+        for sq in game.topology.squares() {
+            let c = game.topology.coords(sq);
+            if c.level != 0 || c.row < 0 || c.col < 0 {
+                continue;
+            }
+            let (own, theirs) = (game.topology.name(sq).to_string(), name(c.col, c.row));
+            names.longest = names.longest.max(own.len());
+            names.to_protocol.insert(own, theirs);
+        }
+        names
+    }
+
+    /// A move text of the game with the protocol's square names.
+    pub fn write(&self, text: &str) -> String {
+        translate(text, &self.to_protocol, self.longest)
+    }
+}
+
+/// `text` with every square name of `names` replaced, the longest name
+/// first at each place; the rest (piece letters, `*`, `+`) as it is.
+fn translate(text: &str, names: &HashMap<String, String>, longest: usize) -> String {
+    if names.is_empty() {
+        return text.to_string();
+    }
+    let mut out = String::with_capacity(text.len() + 4);
+    let mut i = 0;
+    while i < text.len() {
+        let found = (1..=longest.min(text.len() - i)).rev().find_map(|n| {
+            text.get(i..i + n)
+                .and_then(|s| names.get(s))
+                .map(|t| (n, t))
+        });
+        match found {
+            Some((n, name)) => {
+                out += name;
+                i += n;
+            }
+            None => {
+                let c = text[i..].chars().next().unwrap_or(' ');
+                out.push(c);
+                i += c.len_utf8();
+            }
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use dagaz::load::library::load_game;
+
+    #[test]
+    fn usi_names_count_files_from_the_right_and_ranks_from_the_top() {
+        let shogi = SquareNames::usi(&load_game("shogi").unwrap());
+        assert_eq!(shogi.write("7g7f"), "7g7f");
+        assert_eq!(shogi.write("P*5e"), "P*5e");
+        let kyoto = SquareNames::usi(&load_game("kyotoshogi").unwrap());
+        assert_eq!(kyoto.write("e1e2+"), "1e1d+");
+        assert_eq!(kyoto.write("P*c3"), "P*3c");
+        let dobutsu = SquareNames::usi(&load_game("dobutsu").unwrap());
+        assert_eq!(dobutsu.write("b2b3"), "2c2b");
+        let chu = SquareNames::usi(&load_game("chu-shogi").unwrap());
+        assert_eq!(chu.write("12a11b"), "12a11b");
+    }
+
+    #[test]
+    fn xboard_numbers_ten_ranks_from_zero() {
+        let xiangqi = SquareNames::xboard(&load_game("xiangqi").unwrap());
+        assert_eq!(xiangqi.write("h3e3"), "h2e2");
+        assert_eq!(xiangqi.write("b10c8"), "b9c7");
+        assert_eq!(xiangqi.write("a1a10"), "a0a9");
+        let chess = SquareNames::xboard(&load_game("chess").unwrap());
+        assert_eq!(chess.write("e2e4"), "e2e4");
+    }
+}
