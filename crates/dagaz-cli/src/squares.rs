@@ -42,7 +42,6 @@ impl SquareNames {
 
     /// XBoard's names: as the game's, but on a board of ten ranks those
     /// are numbered 0 to 9 from the first player's side.
-    #[allow(dead_code)]
     pub fn xboard(game: &Game) -> SquareNames {
         let grid = game.topology.grid();
         let ranks = grid.rows.len() as i32;

@@ -24,6 +24,7 @@ use dagaz::session::Session;
 use dagaz::text::movetext;
 
 use crate::protocol::{Output, open_session, say, uci_text, within_move_time};
+use crate::squares::SquareNames;
 
 /// The deepest search `sd` may ask for.
 const MAX_DEPTH: u32 = 64;
@@ -59,6 +60,8 @@ const MAX_THREADS: usize = 64;
 struct Engine {
     out: Output,
     game: Arc<Game>,
+    /// XBoard's names of `game`'s squares (ten ranks from 0).
+    names: Arc<SquareNames>,
     session: Session,
     /// The side the engine plays; none in force mode.
     plays: Option<usize>,
@@ -86,6 +89,7 @@ pub fn run(input: impl BufRead, out: Output) -> Result<(), String> {
     let session = open_session(&game, game.initial_position())?;
     let mut engine = Engine {
         out,
+        names: Arc::new(SquareNames::xboard(&game)),
         game,
         session,
         plays: Some(1),
@@ -194,6 +198,7 @@ impl Engine {
 
     fn restart(&mut self, game: Arc<Game>) {
         if let Ok(s) = open_session(&game, game.initial_position()) {
+            self.names = Arc::new(SquareNames::xboard(&game));
             self.game = game;
             self.session = s;
         }
@@ -246,7 +251,7 @@ impl Engine {
             .session
             .legal_texts()
             .iter()
-            .position(|t| uci_text(t).eq_ignore_ascii_case(text));
+            .position(|t| xboard_text(&self.names, t).eq_ignore_ascii_case(text));
         let played = match index {
             Some(i) => self.session.play(i).map(|_| ()),
             None => self.session.play_text(text).map(|_| ()),
@@ -282,12 +287,13 @@ impl Engine {
         let (limit, post, game, out) =
             (self.limit(), self.post, self.game.clone(), self.out.clone());
         let mut session = self.session.clone();
+        let names = self.names.clone();
         let unwanted = abort.clone();
         let thread = std::thread::spawn(move || {
             let started = Instant::now();
             let report = |c: &Choice| {
                 if post {
-                    say(&out, &thinking_line(&game, c, started.elapsed()));
+                    say(&out, &thinking_line(&game, &names, c, started.elapsed()));
                 }
             };
             let best = Searcher::new(&game, limit)
@@ -300,7 +306,7 @@ impl Engine {
             if unwanted.load(Ordering::Relaxed) {
                 return None;
             }
-            let lines = play_found(&mut session, best.ok().flatten());
+            let lines = play_found(&mut session, &names, best.ok().flatten());
             for l in &lines {
                 let _ = writeln!(w, "{l}");
             }
@@ -374,17 +380,23 @@ fn ending_for(command: &str) -> Ending {
 
 /// Plays the move the search found in `session`: the lines that say so
 /// (`move …` and the result it leads to); none without a move.
-fn play_found(session: &mut Session, best: Option<Choice>) -> Vec<String> {
+fn play_found(session: &mut Session, names: &SquareNames, best: Option<Choice>) -> Vec<String> {
     let Some(index) = best.and_then(|c| session.index_of(c.mv.as_ref())) else {
         return result_line(session).into_iter().collect();
     };
-    let text = uci_text(&session.legal_texts()[index]);
+    let text = xboard_text(names, &session.legal_texts()[index]);
     if session.play(index).is_err() {
         return Vec::new();
     }
     let mut lines = vec![format!("move {text}")];
     lines.extend(result_line(session));
     lines
+}
+
+/// A dagaz move text as XBoard writes it: drops `N@d3`, ten ranks
+/// numbered from 0 (`h2e2` in xiangqi).
+fn xboard_text(names: &SquareNames, text: &str) -> String {
+    uci_text(&names.write(text))
 }
 
 /// `1-0 {…}`, `0-1 {…}` or `1/2-1/2 {…}` once the game is over.
@@ -401,7 +413,7 @@ fn result_line(session: &Session) -> Option<String> {
 
 /// A thinking line: `ply score time nodes pv` (time in centiseconds,
 /// mates as XBoard's 100000 + moves).
-fn thinking_line(game: &Game, c: &Choice, elapsed: Duration) -> String {
+fn thinking_line(game: &Game, names: &SquareNames, c: &Choice, elapsed: Duration) -> String {
     let score = match c.score {
         Some(s) if s.abs() >= WIN - 1000 => {
             let moves = (WIN - s.abs() + 1) / 2;
@@ -416,7 +428,7 @@ fn thinking_line(game: &Game, c: &Choice, elapsed: Duration) -> String {
     };
     let pv: Vec<String> =
         c.pv.iter()
-            .map(|m| uci_text(&movetext::text(game, m.as_ref())))
+            .map(|m| xboard_text(names, &movetext::text(game, m.as_ref())))
             .collect();
     format!(
         "{} {score} {} {} {}",
@@ -526,6 +538,26 @@ mod tests {
         let (lines, took) = timed("new\nsd 64\nst 100000\nusermove e2e4\nquit\n");
         assert!(
             took < Duration::from_secs(4) && lines.is_empty(),
+            "{lines:?}"
+        );
+    }
+
+    #[test]
+    fn numbers_ten_ranks_from_zero() {
+        let lines = session(
+            "protover 2\nvariant xiangqi\nforce\nusermove h2e2\nusermove h3e3\nsd 2\ngo\nping 1\nquit\n",
+        );
+        assert_eq!(lines[1], "Illegal move: h3e3", "{lines:?}");
+        let mv = lines.iter().find(|l| l.starts_with("move ")).unwrap();
+        let squares = &mv[5..];
+        let digits = squares.chars().filter(char::is_ascii_digit).count();
+        assert!(squares.len() == 4 && digits == 2, "{lines:?}");
+        // Black's back rank is 9, White's 0.
+        let lines = session(
+            "protover 2\nvariant xiangqi\nforce\nusermove b0c2\nusermove b9c7\nusermove c2b0\nusermove c7b9\nquit\n",
+        );
+        assert!(
+            lines.len() == 1 && !lines[0].starts_with("Illegal"),
             "{lines:?}"
         );
     }
