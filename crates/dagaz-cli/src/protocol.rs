@@ -321,15 +321,27 @@ impl Engine {
     }
 
     /// `go` with `depth`, `nodes`, `movetime`, `wtime`/`btime`/`winc`/
-    /// `binc`/`movestogo` or `infinite`: starts the search.
+    /// `binc`/`movestogo`, `mate`, `searchmoves` or `infinite`: starts the
+    /// search. A value that cannot be read is reported and left out.
     fn go(&mut self, args: &[&str]) {
-        let limit = limit_of(args, self.clock_keys());
+        for (key, value) in bad_values(args) {
+            self.info(&format!(
+                "error: go {key} '{value}' is not a count; left out"
+            ));
+        }
+        // USI's `go mate MS` is a mate search for that long.
+        let usi_mate = self.dialect == Dialect::Usi && args.contains(&"mate");
+        let limit = match usi_mate {
+            true => usi_mate_limit(args),
+            false => limit_of(args, self.clock_keys()),
+        };
         let stop = Arc::new(AtomicBool::new(false));
         let control = Control {
             stop: stop.clone(),
             max_time: Some(MAX_TIME),
             max_nodes: None,
             threads: self.threads,
+            root_moves: self.search_moves(args),
             ..Control::unbounded()
         };
         let (game, out, dialect) = (self.game.clone(), self.out.clone(), self.dialect);
@@ -353,6 +365,10 @@ impl Engine {
                     .ok()
                     .flatten()
             };
+            if usi_mate {
+                say(&out, &checkmate_line(&notation, &game, best.as_ref()));
+                return;
+            }
             let none = match dialect {
                 Dialect::Uci => "0000",
                 Dialect::Usi => "resign",
@@ -363,6 +379,27 @@ impl Engine {
             say(&out, &format!("bestmove {text}"));
         });
         self.thinking = Some(Thinking { thread, stop });
+    }
+
+    /// The moves of `go searchmoves M…` (up to the next keyword), if
+    /// given; a text that names no legal move is reported.
+    fn search_moves(&self, args: &[&str]) -> Option<Vec<dagaz::position::Move>> {
+        let at = args.iter().position(|a| *a == "searchmoves")?;
+        let texts = args[at + 1..]
+            .iter()
+            .take_while(|a| !GO_KEYWORDS.contains(a));
+        let mut moves = Vec::new();
+        for text in texts {
+            let legal = self.session.legal_texts();
+            match legal
+                .iter()
+                .position(|t| self.notation.write(t).eq_ignore_ascii_case(text))
+            {
+                Some(i) => moves.push(self.session.legal().get(i).to_owned()),
+                None => self.info(&format!("error: searchmoves '{text}' is not a legal move")),
+            }
+        }
+        Some(moves)
     }
 
     /// The side to move's clock and increment keys: UCI's first player is
@@ -436,19 +473,102 @@ fn play_uci(session: &mut Session, text: &str, notation: &Notation) -> Result<()
     }
 }
 
+/// The words of `go` that are not moves.
+const GO_KEYWORDS: [&str; 13] = [
+    "searchmoves",
+    "ponder",
+    "wtime",
+    "btime",
+    "winc",
+    "binc",
+    "movestogo",
+    "depth",
+    "nodes",
+    "mate",
+    "movetime",
+    "infinite",
+    "byoyomi",
+];
+
+/// The counts `go` takes.
+const GO_COUNTS: [&str; 10] = [
+    "wtime",
+    "btime",
+    "winc",
+    "binc",
+    "movestogo",
+    "depth",
+    "nodes",
+    "mate",
+    "movetime",
+    "byoyomi",
+];
+
+/// The largest count read: larger ones are taken as this (times in
+/// milliseconds are bounded by `MAX_TIME` besides).
+const MAX_COUNT: u64 = 1_000_000_000_000;
+
+/// A count as `go` gives it: digits; larger than `MAX_COUNT` is
+/// `MAX_COUNT`.
+fn count(text: &str) -> Option<u64> {
+    if text.is_empty() || !text.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    Some(text.parse::<u64>().unwrap_or(u64::MAX).min(MAX_COUNT))
+}
+
+/// The options of a `go` whose values are not counts (USI's `mate
+/// infinite` aside), with those values.
+fn bad_values<'a>(args: &[&'a str]) -> Vec<(&'a str, &'a str)> {
+    args.iter()
+        .enumerate()
+        .filter(|(_, a)| GO_COUNTS.contains(a))
+        .map(|(i, a)| (*a, args.get(i + 1).copied().unwrap_or("")))
+        .filter(|(a, v)| count(v).is_none() && !(*a == "mate" && *v == "infinite"))
+        .collect()
+}
+
+/// USI's `go mate MS|infinite`: a search for that long (until `stop`).
+fn usi_mate_limit(args: &[&str]) -> Limit {
+    let at = args.iter().position(|a| *a == "mate").unwrap_or(0);
+    match args.get(at + 1).and_then(|v| count(v)) {
+        Some(ms) => Limit::Time(within_move_time(Duration::from_millis(ms))),
+        None => Limit::Depth(MAX_DEPTH),
+    }
+}
+
+/// USI's answer to a mate search: `checkmate` and the mating moves if the
+/// search found a mate for the side to move, else `checkmate nomate`.
+fn checkmate_line(notation: &Notation, game: &Game, best: Option<&Choice>) -> String {
+    match best {
+        Some(c) if c.score.is_some_and(|s| s >= WIN - 1000) => {
+            let pv: Vec<String> =
+                c.pv.iter()
+                    .map(|m| notation.write(&movetext::text(game, m.as_ref())))
+                    .collect();
+            format!("checkmate {}", pv.join(" "))
+        }
+        _ => "checkmate nomate".to_string(),
+    }
+}
+
 /// The search limit a `go` asks for; the side to move's clock (`keys`:
 /// its time and increment) when times are given: a thirtieth of it, or of
 /// it over the moves to go, most of the increment and of USI's byoyomi.
 fn limit_of(args: &[&str], keys: (&str, &str)) -> Limit {
     let value = |key: &str| -> Option<u64> {
         let i = args.iter().position(|a| *a == key)?;
-        args.get(i + 1)?.parse().ok()
+        count(args.get(i + 1)?)
     };
     if let Some(d) = value("depth") {
-        return Limit::Depth((d as u32).clamp(1, MAX_DEPTH));
+        return Limit::Depth(d.clamp(1, MAX_DEPTH as u64) as u32);
     }
     if let Some(n) = value("nodes") {
         return Limit::Nodes(n.max(1));
+    }
+    // A mate in n moves lies within 2n - 1 plies.
+    if let Some(n) = value("mate") {
+        return Limit::Depth((n * 2).saturating_sub(1).clamp(1, MAX_DEPTH as u64) as u32);
     }
     if let Some(ms) = value("movetime") {
         return Limit::Time(within_move_time(Duration::from_millis(ms)));
@@ -470,8 +590,13 @@ fn limit_of(args: &[&str], keys: (&str, &str)) -> Limit {
     if byoyomi > 0 {
         return Limit::Time(Duration::from_millis((byoyomi * 4 / 5).max(5)).min(MAX_TIME));
     }
-    // `infinite`, or nothing said: until `stop` (or the deepest search).
-    Limit::Depth(MAX_DEPTH)
+    // `infinite`, or nothing said: until `stop` (or the deepest search);
+    // values that could not be read ask for nothing endless: a second.
+    if args.contains(&"infinite") || bad_values(args).is_empty() {
+        Limit::Depth(MAX_DEPTH)
+    } else {
+        Limit::Time(Duration::from_secs(1))
+    }
 }
 
 /// What a search may use of a fixed time per move: the time less
@@ -705,6 +830,38 @@ mod tests {
     }
 
     #[test]
+    fn go_restricts_the_root_moves_and_answers_mate_searches() {
+        let lines = session(
+            "position startpos\ngo searchmoves a2a3 h2h4 depth 3\ngo depth abc\n\
+             position startpos moves e2e4 e7e5 f1c4 b8c6 d1h5 g8f6\ngo mate 1\n",
+        );
+        let best: Vec<&String> = lines.iter().filter(|l| l.starts_with("bestmove")).collect();
+        assert!(
+            best[0] == "bestmove a2a3" || best[0] == "bestmove h2h4",
+            "{lines:?}"
+        );
+        assert!(
+            lines
+                .iter()
+                .any(|l| l == "info string error: go depth 'abc' is not a count; left out")
+        );
+        assert_eq!(best[2], "bestmove h5f7", "{lines:?}");
+        let lines = session(
+            "usi\nposition sfen 8k/9/9/9/9/9/9/9/K8 b - 1\ngo mate 300\n\
+             position startpos\ngo mate 100\n",
+        );
+        let answers: Vec<&String> = lines
+            .iter()
+            .filter(|l| l.starts_with("checkmate"))
+            .collect();
+        assert_eq!(
+            answers,
+            ["checkmate nomate", "checkmate nomate"],
+            "{lines:?}"
+        );
+    }
+
+    #[test]
     fn clock_limits() {
         let white = ("wtime", "winc");
         assert_eq!(limit_of(&["depth", "500"], white), Limit::Depth(MAX_DEPTH));
@@ -736,5 +893,24 @@ mod tests {
             Limit::Time(Duration::from_millis(1))
         );
         assert_eq!(limit_of(&["infinite"], white), Limit::Depth(MAX_DEPTH));
+        let second = Limit::Time(Duration::from_secs(1));
+        for bad in [
+            ["depth", "abc"],
+            ["depth", "-1"],
+            ["movetime", "-5"],
+            ["wtime", "x"],
+        ] {
+            assert_eq!(limit_of(&bad, white), second, "{bad:?}");
+            assert_eq!(bad_values(&bad), [(bad[0], bad[1])]);
+        }
+        assert_eq!(
+            limit_of(&["nodes", "99999999999999999999"], white),
+            Limit::Nodes(MAX_COUNT)
+        );
+        assert_eq!(limit_of(&["mate", "3"], white), Limit::Depth(5));
+        assert_eq!(
+            limit_of(&["wtime", "99999999999999999999"], white),
+            Limit::Clock(MAX_TIME)
+        );
     }
 }

@@ -177,6 +177,9 @@ pub struct Control {
     /// Never search deeper than this (alpha-beta): a depth cap on a search
     /// bounded by time, as XBoard's `sd` with a clock.
     pub max_depth: Option<u32>,
+    /// Only these moves at the root (alpha-beta; UCI's `go searchmoves`):
+    /// the legal ones among them, or every legal move if none is.
+    pub root_moves: Option<Vec<Move>>,
 }
 
 impl Control {
@@ -193,6 +196,7 @@ impl Control {
             max_nodes: Some(max_nodes),
             threads: 1,
             max_depth: None,
+            root_moves: None,
         }
     }
 

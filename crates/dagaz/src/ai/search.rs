@@ -251,7 +251,7 @@ impl<'g> Searcher<'g> {
         if root_moves.is_empty() {
             return Ok(None);
         }
-        let moves = root_moves.to_vec();
+        let moves = self.allowed_at_root(root_moves.to_vec());
         self.note_mobility(0, moves.len());
         let mut best: (i32, usize) = (0, 0);
         let mut completed = 0;
@@ -306,6 +306,16 @@ impl<'g> Searcher<'g> {
             pv,
             nodes: self.nodes,
         }))
+    }
+
+    /// The root moves [`Control::root_moves`] allows: those of `moves` it
+    /// names, or all if it names none of them.
+    fn allowed_at_root(&self, moves: Vec<Move>) -> Vec<Move> {
+        let Some(only) = &self.control.root_moves else {
+            return moves;
+        };
+        let kept: Vec<Move> = moves.iter().filter(|m| only.contains(m)).cloned().collect();
+        if kept.is_empty() { moves } else { kept }
     }
 
     /// One iteration: from depth 5 on, first within a window of
