@@ -30,7 +30,7 @@ use dagaz::ai::arena::{Player, PlayerError};
 use dagaz::game::Game;
 use dagaz::session::Session;
 
-use crate::protocol::uci_text;
+use crate::squares::Notation;
 
 /// How long a program may take to start and answer `uci`/`isready`.
 const HANDSHAKE: Duration = Duration::from_secs(20);
@@ -129,6 +129,8 @@ pub struct External {
     has_variant_option: bool,
     /// XBoard: moves are sent as `usermove MOVE`.
     usermove: bool,
+    /// How the protocol writes the game's moves.
+    notation: Notation,
 }
 
 impl External {
@@ -159,7 +161,14 @@ impl External {
             .into_iter()
             .find(|(_, ours)| *ours == game)
             .map_or_else(|| game.to_string(), |(theirs, _)| theirs.to_string());
+        let loaded = dagaz::import::open_game(game)?;
+        let notation = match spec.protocol {
+            Protocol::Uci => Notation::uci(),
+            Protocol::Usi => Notation::usi(&loaded),
+            Protocol::Xboard => Notation::xboard(&loaded),
+        };
         let mut engine = External {
+            notation,
             spec: spec.clone(),
             variant,
             child,
@@ -173,17 +182,23 @@ impl External {
     }
 
     fn handshake(&mut self) -> Result<(), String> {
-        let (hello, ok, option) = match self.spec.protocol {
-            Protocol::Uci => ("uci", "uciok", "UCI_Variant"),
-            Protocol::Usi => ("usi", "usiok", "USI_Variant"),
+        let (hello, ok) = match self.spec.protocol {
+            Protocol::Uci => ("uci", "uciok"),
+            Protocol::Usi => ("usi", "usiok"),
             Protocol::Xboard => return self.xboard_handshake(),
         };
         self.send(hello)?;
         let deadline = Instant::now() + HANDSHAKE;
+        // The variant option: USI's name for it, or UCI's (which
+        // Fairy-Stockfish 11 keeps in USI mode).
+        let mut option = "UCI_Variant";
         loop {
             let line = self.read_line(deadline)?;
-            if line.starts_with(&format!("option name {option} ")) {
-                self.has_variant_option = true;
+            for name in ["USI_Variant", "UCI_Variant"] {
+                if line.starts_with(&format!("option name {name} ")) {
+                    self.has_variant_option = true;
+                    option = name;
+                }
             }
             if line.trim() == ok {
                 break;
@@ -252,10 +267,7 @@ impl External {
 
     /// A move of the game as the protocol writes it.
     fn protocol_text(&self, text: &str) -> String {
-        match self.spec.protocol {
-            Protocol::Uci | Protocol::Xboard => uci_text(text),
-            Protocol::Usi => text.to_string(),
-        }
+        self.notation.write(text)
     }
 
     fn go_command(&self) -> (String, Duration) {

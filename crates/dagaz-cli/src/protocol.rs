@@ -25,7 +25,7 @@ use dagaz::load::load_str;
 use dagaz::session::{Session, SessionError};
 use dagaz::text::movetext;
 
-use crate::squares::SquareNames;
+use crate::squares::Notation;
 
 /// Where the engine's lines go; shared with the search thread.
 pub type Output = Arc<Mutex<dyn Write + Send>>;
@@ -88,39 +88,11 @@ impl Dialect {
     }
 }
 
-/// How the protocol writes a game's moves: UCI as dagaz does (drops
-/// `N@d3`), USI with its own square names in every game
-/// ([`SquareNames::usi`]).
-struct Notation {
-    dialect: Dialect,
-    names: SquareNames,
-}
-
-impl Notation {
-    fn of(dialect: Dialect, game: &Game) -> Notation {
-        let names = match dialect {
-            Dialect::Uci => SquareNames::same(),
-            Dialect::Usi => SquareNames::usi(game),
-        };
-        Notation { dialect, names }
-    }
-
-    /// A dagaz move text as the protocol writes it.
-    fn write(&self, text: &str) -> String {
-        match self.dialect {
-            Dialect::Uci => uci_text(text),
-            Dialect::Usi => usi_drop(&self.names.write(text)),
-        }
-    }
-}
-
-/// A drop as USI writes it, the piece's letter in capitals (`P*5e`).
-fn usi_drop(text: &str) -> String {
-    match text.split_once('*') {
-        Some((piece, square)) if piece.len() == 1 => {
-            format!("{}*{square}", piece.to_ascii_uppercase())
-        }
-        _ => text.to_string(),
+/// How the dialect writes `game`'s moves.
+fn notation_of(dialect: Dialect, game: &Game) -> Notation {
+    match dialect {
+        Dialect::Uci => Notation::uci(),
+        Dialect::Usi => Notation::usi(game),
     }
 }
 
@@ -167,7 +139,7 @@ impl Engine {
         Ok(Engine {
             dialect,
             out,
-            notation: Arc::new(Notation::of(dialect, &game)),
+            notation: Arc::new(notation_of(dialect, &game)),
             game,
             session,
             thinking: None,
@@ -274,7 +246,7 @@ impl Engine {
         };
         match load_game(name) {
             Ok(game) => {
-                self.notation = Arc::new(Notation::of(self.dialect, &game));
+                self.notation = Arc::new(notation_of(self.dialect, &game));
                 self.game = Arc::new(game);
                 self.position(&["startpos"]);
             }
@@ -418,21 +390,6 @@ impl Engine {
             t.stop.store(true, Ordering::Relaxed);
             let _ = t.thread.join();
         }
-    }
-}
-
-/// A move text as UCI and XBoard write it: a drop `n*d3` as `N@d3`, an
-/// en passant capture `e5d6xd5` without the square of the pawn taken;
-/// other moves as dagaz writes them (`e2e4`, `e7e8q`).
-pub fn uci_text(text: &str) -> String {
-    if let Some((piece, square)) = text.split_once('*')
-        && piece.len() == 1
-    {
-        return format!("{}@{square}", piece.to_ascii_uppercase());
-    }
-    match text.split_once('x') {
-        Some((mv, _)) if mv.len() >= 4 => mv.to_string(),
-        _ => text.to_string(),
     }
 }
 
@@ -725,9 +682,9 @@ mod tests {
 
     #[test]
     fn drops_are_written_as_uci_writes_them() {
-        assert_eq!(uci_text("n*d3"), "N@d3");
-        assert_eq!(uci_text("e7e8q"), "e7e8q");
-        assert_eq!(uci_text("e5d6xd5"), "e5d6");
+        assert_eq!(crate::squares::uci_text("n*d3"), "N@d3");
+        assert_eq!(crate::squares::uci_text("e7e8q"), "e7e8q");
+        assert_eq!(crate::squares::uci_text("e5d6xd5"), "e5d6");
         let lines = session(
             "setoption name UCI_Variant value crazyhouse\n\
              position startpos moves e2e4 d7d5 e4d5 d8d5 b1c3 d5a5 d2d4 c8g4 P@e3\n\

@@ -76,6 +76,73 @@ impl SquareNames {
     }
 }
 
+/// How a protocol writes a game's moves: UCI as dagaz does, with drops
+/// `N@d3`; USI with its own square names in every game and drops `P*5e`;
+/// XBoard as UCI, with ten ranks numbered from 0.
+#[derive(Clone, Debug)]
+pub struct Notation {
+    names: SquareNames,
+    usi: bool,
+}
+
+impl Notation {
+    pub fn uci() -> Notation {
+        Notation {
+            names: SquareNames::same(),
+            usi: false,
+        }
+    }
+
+    pub fn usi(game: &Game) -> Notation {
+        Notation {
+            names: SquareNames::usi(game),
+            usi: true,
+        }
+    }
+
+    pub fn xboard(game: &Game) -> Notation {
+        Notation {
+            names: SquareNames::xboard(game),
+            usi: false,
+        }
+    }
+
+    /// A dagaz move text as the protocol writes it.
+    pub fn write(&self, text: &str) -> String {
+        let named = self.names.write(text);
+        if self.usi {
+            usi_drop(&named)
+        } else {
+            uci_text(&named)
+        }
+    }
+}
+
+/// A move text as UCI and XBoard write it: a drop `n*d3` as `N@d3`, an
+/// en passant capture `e5d6xd5` without the square of the pawn taken;
+/// other moves as dagaz writes them (`e2e4`, `e7e8q`).
+pub fn uci_text(text: &str) -> String {
+    if let Some((piece, square)) = text.split_once('*')
+        && piece.len() == 1
+    {
+        return format!("{}@{square}", piece.to_ascii_uppercase());
+    }
+    match text.split_once('x') {
+        Some((mv, _)) if mv.len() >= 4 => mv.to_string(),
+        _ => text.to_string(),
+    }
+}
+
+/// A drop as USI writes it, the piece's letter in capitals (`P*5e`).
+fn usi_drop(text: &str) -> String {
+    match text.split_once('*') {
+        Some((piece, square)) if piece.len() == 1 => {
+            format!("{}*{square}", piece.to_ascii_uppercase())
+        }
+        _ => text.to_string(),
+    }
+}
+
 /// `text` with every square name of `names` replaced, the longest name
 /// first at each place; the rest (piece letters, `*`, `+`) as it is.
 fn translate(text: &str, names: &HashMap<String, String>, longest: usize) -> String {
@@ -122,6 +189,16 @@ mod tests {
         assert_eq!(dobutsu.write("b2b3"), "2c2b");
         let chu = SquareNames::usi(&load_game("chu-shogi").unwrap());
         assert_eq!(chu.write("12a11b"), "12a11b");
+    }
+
+    #[test]
+    fn each_protocol_writes_drops_its_own_way() {
+        let kyoto = load_game("kyotoshogi").unwrap();
+        assert_eq!(Notation::usi(&kyoto).write("p*c3"), "P*3c");
+        assert_eq!(Notation::uci().write("n*d3"), "N@d3");
+        assert_eq!(Notation::uci().write("e5d6xd5"), "e5d6");
+        let xiangqi = load_game("xiangqi").unwrap();
+        assert_eq!(Notation::xboard(&xiangqi).write("b10c8"), "b9c7");
     }
 
     #[test]

@@ -23,8 +23,8 @@ use dagaz::load::library::{fairy_stockfish_game, fairy_stockfish_names, load_gam
 use dagaz::session::Session;
 use dagaz::text::movetext;
 
-use crate::protocol::{Output, open_session, say, uci_text, within_move_time};
-use crate::squares::SquareNames;
+use crate::protocol::{Output, open_session, say, within_move_time};
+use crate::squares::Notation;
 
 /// The deepest search `sd` may ask for.
 const MAX_DEPTH: u32 = 64;
@@ -61,7 +61,7 @@ struct Engine {
     out: Output,
     game: Arc<Game>,
     /// XBoard's names of `game`'s squares (ten ranks from 0).
-    names: Arc<SquareNames>,
+    names: Arc<Notation>,
     session: Session,
     /// The side the engine plays; none in force mode.
     plays: Option<usize>,
@@ -89,7 +89,7 @@ pub fn run(input: impl BufRead, out: Output) -> Result<(), String> {
     let session = open_session(&game, game.initial_position())?;
     let mut engine = Engine {
         out,
-        names: Arc::new(SquareNames::xboard(&game)),
+        names: Arc::new(Notation::xboard(&game)),
         game,
         session,
         plays: Some(1),
@@ -198,7 +198,7 @@ impl Engine {
 
     fn restart(&mut self, game: Arc<Game>) {
         if let Ok(s) = open_session(&game, game.initial_position()) {
-            self.names = Arc::new(SquareNames::xboard(&game));
+            self.names = Arc::new(Notation::xboard(&game));
             self.game = game;
             self.session = s;
         }
@@ -251,7 +251,7 @@ impl Engine {
             .session
             .legal_texts()
             .iter()
-            .position(|t| xboard_text(&self.names, t).eq_ignore_ascii_case(text));
+            .position(|t| self.names.write(t).eq_ignore_ascii_case(text));
         let played = match index {
             Some(i) => self.session.play(i).map(|_| ()),
             None => self.session.play_text(text).map(|_| ()),
@@ -380,23 +380,17 @@ fn ending_for(command: &str) -> Ending {
 
 /// Plays the move the search found in `session`: the lines that say so
 /// (`move …` and the result it leads to); none without a move.
-fn play_found(session: &mut Session, names: &SquareNames, best: Option<Choice>) -> Vec<String> {
+fn play_found(session: &mut Session, names: &Notation, best: Option<Choice>) -> Vec<String> {
     let Some(index) = best.and_then(|c| session.index_of(c.mv.as_ref())) else {
         return result_line(session).into_iter().collect();
     };
-    let text = xboard_text(names, &session.legal_texts()[index]);
+    let text = names.write(&session.legal_texts()[index]);
     if session.play(index).is_err() {
         return Vec::new();
     }
     let mut lines = vec![format!("move {text}")];
     lines.extend(result_line(session));
     lines
-}
-
-/// A dagaz move text as XBoard writes it: drops `N@d3`, ten ranks
-/// numbered from 0 (`h2e2` in xiangqi).
-fn xboard_text(names: &SquareNames, text: &str) -> String {
-    uci_text(&names.write(text))
 }
 
 /// `1-0 {…}`, `0-1 {…}` or `1/2-1/2 {…}` once the game is over.
@@ -413,7 +407,7 @@ fn result_line(session: &Session) -> Option<String> {
 
 /// A thinking line: `ply score time nodes pv` (time in centiseconds,
 /// mates as XBoard's 100000 + moves).
-fn thinking_line(game: &Game, names: &SquareNames, c: &Choice, elapsed: Duration) -> String {
+fn thinking_line(game: &Game, names: &Notation, c: &Choice, elapsed: Duration) -> String {
     let score = match c.score {
         Some(s) if s.abs() >= WIN - 1000 => {
             let moves = (WIN - s.abs() + 1) / 2;
@@ -428,7 +422,7 @@ fn thinking_line(game: &Game, names: &SquareNames, c: &Choice, elapsed: Duration
     };
     let pv: Vec<String> =
         c.pv.iter()
-            .map(|m| xboard_text(names, &movetext::text(game, m.as_ref())))
+            .map(|m| names.write(&movetext::text(game, m.as_ref())))
             .collect();
     format!(
         "{} {score} {} {} {}",
