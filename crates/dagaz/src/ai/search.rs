@@ -283,7 +283,10 @@ impl<'g> Searcher<'g> {
                     report(&choice);
                 }
             }
-            if moves.len() == 1 || best.0.abs() >= WIN - 1000 {
+            // One move needs no search for the choice, but a depth asked
+            // for is searched for its score.
+            let only_move = moves.len() == 1 && !matches!(self.limit, Limit::Depth(_));
+            if only_move || best.0.abs() >= WIN - 1000 {
                 break;
             }
             // On a clock, the next iteration (a few times as long as this

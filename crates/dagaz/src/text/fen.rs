@@ -404,10 +404,10 @@ fn parse_board(game: &Game, text: &str, board: &str) -> Result<Vec<Placed>, FenE
             if c.is_ascii_digit() {
                 let mut n = c.to_digit(10).unwrap_or(0) as usize;
                 while let Some(d) = chars.peek().and_then(|d| d.to_digit(10)) {
-                    n = n * 10 + d as usize;
+                    n = n.saturating_mul(10).saturating_add(d as usize);
                     chars.next();
                 }
-                col += n;
+                col = col.saturating_add(n);
                 continue;
             }
             if c == '*'
