@@ -376,30 +376,31 @@ fn bare(game: &Game, pos: &Position, player: usize) -> bool {
 }
 
 /// Whether only royal pieces and at most one piece of the types `minor`
-/// stand on the board, and no hand holds anything.
+/// stand on the board, and no hand holds anything. (Plain loops that stop
+/// at the first piece that decides: the search asks at every node, and
+/// the counts as iterator sums cost it 1.8 % of its instructions.)
 fn insufficient(game: &Game, pos: &Position, minor: &[u16]) -> bool {
     let mut minors = 0;
     for (t, piece) in game.pieces.iter().enumerate() {
         if piece.royal {
             continue;
         }
-        let on_board: u32 = (0..game.players.len())
-            .map(|p| {
-                pos.piece_bits(p, t)
-                    .iter()
-                    .map(|w| w.count_ones())
-                    .sum::<u32>()
-            })
-            .sum();
-        let in_hand: u32 = (0..game.players.len())
-            .map(|p| u32::from(game.in_hand(pos, p, t as u16)))
-            .sum();
-        if in_hand > 0 || (on_board > 0 && !minor.contains(&(t as u16))) {
-            return false;
+        let is_minor = minor.contains(&(t as u16));
+        for p in 0..game.players.len() {
+            if game.in_hand(pos, p, t as u16) > 0 {
+                return false;
+            }
+            for &w in pos.piece_bits(p, t) {
+                if w != 0 {
+                    minors += w.count_ones();
+                    if !is_minor || minors > 1 {
+                        return false;
+                    }
+                }
+            }
         }
-        minors += on_board;
     }
-    minors <= 1
+    true
 }
 
 /// Whether `sq` holds a piece of `player` of one of `pieces` (empty: any).
