@@ -357,9 +357,7 @@ impl Engine {
     /// given; a text that names no legal move is reported.
     fn search_moves(&self, args: &[&str]) -> Option<Vec<dagaz::position::Move>> {
         let at = args.iter().position(|a| *a == "searchmoves")?;
-        let texts = args[at + 1..]
-            .iter()
-            .take_while(|a| !GO_KEYWORDS.contains(a));
+        let texts = args[at + 1..].iter().take_while(|a| !is_go_keyword(a));
         let mut moves = Vec::new();
         for text in texts {
             let legal = self.session.legal_texts();
@@ -430,22 +428,13 @@ fn play_uci(session: &mut Session, text: &str, notation: &Notation) -> Result<()
     }
 }
 
-/// The words of `go` that are not moves.
-const GO_KEYWORDS: [&str; 13] = [
-    "searchmoves",
-    "ponder",
-    "wtime",
-    "btime",
-    "winc",
-    "binc",
-    "movestogo",
-    "depth",
-    "nodes",
-    "mate",
-    "movetime",
-    "infinite",
-    "byoyomi",
-];
+/// The words of `go` that take no count (the counts are `GO_COUNTS`).
+const GO_FLAGS: [&str; 3] = ["searchmoves", "ponder", "infinite"];
+
+/// Whether `word` is one of `go`'s words (not a move of `searchmoves`).
+fn is_go_keyword(word: &str) -> bool {
+    GO_FLAGS.contains(&word) || GO_COUNTS.contains(&word)
+}
 
 /// The counts `go` takes.
 const GO_COUNTS: [&str; 10] = [

@@ -179,34 +179,39 @@ fn play_takes_san_pawn_moves_and_saves_a_finished_game() {
     assert!(out.contains("2. g4 Qh4# 0-1"), "{out}");
 }
 
-#[test]
-fn records_name_variants_and_colours_as_other_programs_do() {
-    let tmp = tempfile::tempdir().unwrap();
-    let zh = tmp.path().join("zh.pgn");
+/// Plays one short game of `game` between `a` (first) and `b`, saved to
+/// `path`; the saved text.
+fn saved_game(game: &str, (a, b): (&str, &str), plies: &str, path: &std::path::Path) -> String {
     let o = dagaz(
         &[
             "match",
-            "chess:crazyhouse",
+            game,
             "--a",
-            "random",
+            a,
             "--b",
-            "random",
+            b,
             "--games",
             "1",
             "--max-plies",
-            "6",
+            plies,
             "--save",
-            zh.to_str().unwrap(),
+            path.to_str().unwrap(),
         ],
         "",
     );
     assert!(o.status.success(), "{}", stderr(&o));
-    let text = std::fs::read_to_string(&zh).unwrap();
+    std::fs::read_to_string(path).unwrap()
+}
+
+#[test]
+fn records_name_variants_and_colours_as_other_programs_do() {
+    let tmp = tempfile::tempdir().unwrap();
+    let zh = tmp.path().join("zh.pgn");
+    let text = saved_game("chess:crazyhouse", ("random", "random"), "6", &zh);
     assert!(text.contains("[Variant \"Crazyhouse\"]"), "{text}");
-    // It reads back as crazyhouse.
+    // It reads back as crazyhouse: its position string shows the hands.
     let o = dagaz(&["play", "--load", zh.to_str().unwrap()], "fen\nquit\n");
     assert!(o.status.success(), "{}", stderr(&o));
-    // (Its position string shows the hands.)
     assert!(
         stdout(&o).contains("] w ") || stdout(&o).contains("] b "),
         "{}",
@@ -214,25 +219,7 @@ fn records_name_variants_and_colours_as_other_programs_do() {
     );
     // In checkers Black moves first: the first player's name is Black's.
     let ck = tmp.path().join("ck.pdn");
-    let o = dagaz(
-        &[
-            "match",
-            "checkers",
-            "--a",
-            "random",
-            "--b",
-            "ab:d1",
-            "--games",
-            "1",
-            "--max-plies",
-            "4",
-            "--save",
-            ck.to_str().unwrap(),
-        ],
-        "",
-    );
-    assert!(o.status.success(), "{}", stderr(&o));
-    let text = std::fs::read_to_string(&ck).unwrap();
+    let text = saved_game("checkers", ("random", "ab:d1"), "4", &ck);
     assert!(
         text.contains("[White \"ab:d1\"]") && text.contains("[Black \"random\"]"),
         "{text}"
