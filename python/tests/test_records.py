@@ -63,6 +63,28 @@ def test_python_chess_reads_dagaz_pgn(seed):
     assert game.headers["Result"] == (result.score if result else "*")
 
 
+@pytest.mark.parametrize("seed", range(3))
+def test_python_chess_reads_dagaz_crazyhouse_pgn(seed):
+    """The Variant tag is lichess's name, which python-chess knows: the
+    record is read as crazyhouse, drops and all, to the same board."""
+    rng = random.Random(200 + seed)
+    session = dagaz.Game("chess:crazyhouse").new_session()
+    for _ in range(120):
+        moves = session.legal_moves()
+        if not moves:
+            break
+        session.push(rng.choice(moves))
+    text = session.record({"Event": "test"})
+    assert '[Variant "Crazyhouse"]' in text
+    game = chess_pgn.read_game(io.StringIO(text))
+    assert not game.errors, game.errors
+    assert game.board().uci_variant == "crazyhouse"
+    board = game.end().board()
+    assert len(board.move_stack) == len(session.moves)
+    placement = lambda fen: fen.split("[")[0].split(" ")[0].replace("~", "")
+    assert placement(board.fen()) == placement(session.fen())
+
+
 @pytest.mark.parametrize("seed", range(4))
 def test_dagaz_reads_python_chess_pgn(seed):
     rng = random.Random(100 + seed)
@@ -101,7 +123,7 @@ def test_pgn_from_a_position_and_a_declared_result():
 
 
 def test_a_wrong_move_is_named():
-    with pytest.raises(dagaz.DagazError, match=r"move 3 \('Nf6'\)"):
+    with pytest.raises(dagaz.DagazError, match=r"move 2 \('Nf6'\)"):
         dagaz.load_record("1. e4 e5 2. Nf6 Nc6 *")
 
 
