@@ -158,7 +158,10 @@ impl Engine {
         match name {
             "uci" | "usi" => self.identify(),
             "isready" => say(&self.out, "readyok"),
-            "debug" | "ponderhit" | "register" | "gameover" => {}
+            "debug" | "register" | "gameover" => {}
+            // The pondering search (`go ponder`, which runs until told)
+            // answers at once: the opponent played the move it expected.
+            "ponderhit" => self.stop(),
             "setoption" => self.set_option(&rest),
             "ucinewgame" | "usinewgame" => {
                 self.stop();
@@ -305,6 +308,8 @@ impl Engine {
         let usi_mate = self.dialect == Dialect::Usi && args.contains(&"mate");
         let limit = match usi_mate {
             true => usi_mate_limit(args),
+            // Pondering on the opponent's time: until `ponderhit` or `stop`.
+            false if args.contains(&"ponder") => Limit::Depth(MAX_DEPTH),
             false => limit_of(args, self.clock_keys()),
         };
         let stop = Arc::new(AtomicBool::new(false));

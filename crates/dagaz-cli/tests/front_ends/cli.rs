@@ -308,6 +308,20 @@ fn analyse_prints_move_score_depth_and_line() {
     assert!(out.contains("depth 1") && out.contains("pv a1a8"), "{out}");
 }
 
+#[test]
+fn a_pondering_search_answers_at_the_ponderhit() {
+    // `isready` is answered while a search runs: the move comes first
+    // only if the hit ended the search.
+    let o = dagaz(
+        &["uci"],
+        "position startpos\ngo ponder\nponderhit\nisready\nquit\n",
+    );
+    let out = stdout(&o);
+    let best = out.find("bestmove").expect("a move");
+    let ready = out.find("readyok").expect("ready");
+    assert!(best < ready, "{out}");
+}
+
 /// An external engine over UCI: dagaz's own `uci` front end, started by
 /// the match as any other program would be.
 #[test]
