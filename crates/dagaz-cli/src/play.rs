@@ -76,7 +76,11 @@ fn record_tags(game: &Game, computer: &[Option<Engine>]) -> Vec<(String, String)
         Some(engine) => format!("dagaz {engine}"),
         None => "?".to_string(),
     };
-    record::header(&format!("dagaz play {}", game.name), [&who(0), &who(1)])
+    record::header(
+        game,
+        &format!("dagaz play {}", game.name),
+        [&who(0), &who(1)],
+    )
 }
 
 /// Plays until the game ends, the input ends or the user quits.

@@ -449,7 +449,11 @@ impl Match {
             Mode::Ai { engine, human } if human != p => format!("computer ({engine})"),
             _ => "person".to_string(),
         };
-        let tags = record::header(&format!("dagaz match {}", self.id), [&who(0), &who(1)]);
+        let tags = record::header(
+            self.game(),
+            &format!("dagaz match {}", self.id),
+            [&who(0), &who(1)],
+        );
         let text = record::write(&self.session, &tags)?;
         Ok((text, Format::of(self.game())))
     }

@@ -229,7 +229,7 @@ pub fn write_record(
     if session.result() != Some(&record.result) {
         session.declare(record.result.clone());
     }
-    let mut tags = crate::record::header("dagaz match", [first, second]);
+    let mut tags = crate::record::header(session.game(), "dagaz match", [first, second]);
     tags.push(("Round".to_string(), number.to_string()));
     crate::record::write(&session, &tags)
 }

@@ -226,10 +226,13 @@ const PDN_GAME_TYPES: [(&str, &str); 12] = [
     ("40", "frisian-draughts"),
 ];
 
-/// The tags a dagaz front end gives a record it writes: `Event`, `Site`
-/// (dagaz), today's `Date`, and the two players' names as `White` and
-/// `Black`.
-pub fn header(event: &str, players: [&str; 2]) -> Vec<(String, String)> {
+/// The tags a dagaz front end gives a record of `game` it writes:
+/// `Event`, `Site` (dagaz), today's `Date`, and the players' names, the
+/// first player's first. PGN and PDN name the players by colour: the
+/// first player's name goes under `White`, unless the game calls its first
+/// player Black and its second White (English checkers, gomoku); KIF's
+/// `White` and `Black` tags are the first and second player (先手, 後手).
+pub fn header(game: &Game, event: &str, players: [&str; 2]) -> Vec<(String, String)> {
     let today = time::OffsetDateTime::now_utc().date();
     let date = format!(
         "{:04}.{:02}.{:02}",
@@ -237,12 +240,18 @@ pub fn header(event: &str, players: [&str; 2]) -> Vec<(String, String)> {
         today.month() as u8,
         today.day()
     );
+    let by_colour = first_player_is_black(game) && Format::of(game) != Format::Kif;
+    let (white, black) = if by_colour {
+        (players[1], players[0])
+    } else {
+        (players[0], players[1])
+    };
     [
         ("Event", event),
         ("Site", "dagaz"),
         ("Date", &date),
-        ("White", players[0]),
-        ("Black", players[1]),
+        ("White", white),
+        ("Black", black),
     ]
     .iter()
     .map(|(n, v)| (n.to_string(), v.to_string()))
@@ -265,17 +274,6 @@ pub fn write(session: &Session, tags: &[(String, String)]) -> Result<String, Gen
     }
     for (name, value) in tags {
         record.set_tag(name, value.clone());
-    }
-    if first_player_is_black(game) {
-        // The tags name the players by colour; the caller's `White` is the
-        // first player, here Black (checkers).
-        let (first, second) = (record.tag("White"), record.tag("Black"));
-        let (first, second) = (
-            first.unwrap_or("?").to_string(),
-            second.unwrap_or("?").to_string(),
-        );
-        record.set_tag("Black", first);
-        record.set_tag("White", second);
     }
     // A score token exists for two players; with more, the winner is a
     // tag of its own and the result `*`.
