@@ -340,7 +340,7 @@ pub fn write(
 }
 
 /// The last line's word (charged to the side to move: `投了`, it
-/// resigned; `詰み`, it is mated) and the summary's ending for a result.
+/// resigned; `詰み`, it is mated; `反則負け`, it played an illegal move) and the summary's ending for a result.
 /// A win of the side to move (its opponent resigned out of turn) has no
 /// word: the summary says it.
 fn ending(result: &GameResult, session: &Session) -> (Option<&'static str>, String) {
@@ -356,6 +356,9 @@ fn ending(result: &GameResult, session: &Session) -> (Option<&'static str>, Stri
                 None
             } else if reason.contains("mate") && !session.result_declared() {
                 Some("詰み")
+            } else if reason.contains("illegal move") {
+                // A match's forfeit: the side to move played an illegal move.
+                Some("反則負け")
             } else {
                 Some("投了")
             };

@@ -415,6 +415,20 @@ fn kif_endings_follow_the_side_to_move() {
         loaded.result(),
         Some(GameResult::Win { winner: 1, .. })
     ));
+    // A forfeit for an illegal move (a match's engine) is 反則負け.
+    let mut forfeited = Session::from_position(shogi.clone(), start.clone()).unwrap();
+    forfeited.play_text("3c3d").unwrap();
+    forfeited.declare(GameResult::Win {
+        winner: 1,
+        reason: "usi:engine played the illegal move 1a1a".into(),
+    });
+    let written = record::write(&forfeited, &[]).unwrap();
+    assert!(written.contains("   2 反則負け"), "{written}");
+    let loaded = load_first(&shogi, &written).unwrap();
+    assert!(matches!(
+        loaded.result(),
+        Some(GameResult::Win { winner: 1, .. })
+    ));
     // Gote resigns while sente is to move: no ending line, the summary says it.
     let mut session = Session::from_position(shogi.clone(), start).unwrap();
     session.play_text("3c3d").unwrap();
