@@ -255,7 +255,7 @@ impl CellTable {
     }
 
     /// Decodes a cell (the deferred-capture mark is ignored).
-    #[inline]
+    #[inline(always)]
     pub fn info(&self, c: Cell) -> CellInfo {
         if self.counts {
             return COUNT;

@@ -173,10 +173,15 @@ impl Position {
         }
         let (w, bit) = (slot / 64, 1u64 << (slot % 64));
         let words = self.words;
-        if let Some(row) = table.row(old) {
+        // An empty cell has no row: not looked up.
+        if !old.is_empty()
+            && let Some(row) = table.row(old)
+        {
             self.by_piece[row * words + w] &= !bit;
         }
-        if let Some(row) = table.row(new) {
+        if !new.is_empty()
+            && let Some(row) = table.row(new)
+        {
             self.by_piece[row * words + w] |= bit;
         }
     }
