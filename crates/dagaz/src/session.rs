@@ -260,15 +260,19 @@ impl Session {
         self.declared = true;
     }
 
-    /// Goes on after a draw the rules found — a repetition or the
-    /// move-count rule, which players may leave unclaimed — until a later
-    /// position ends the game again (a record that plays past such a draw
-    /// is read so). Does nothing if the game is not drawn.
-    pub fn resume_after_draw(&mut self) {
-        if matches!(self.result, Some(GameResult::Draw { .. })) {
-            self.result = None;
-            self.declared = false;
+    /// Goes on after a draw a player must claim — a repetition or the
+    /// move-count rule ([`crate::game::Goal::is_claimed_draw`]), which
+    /// players may leave unclaimed — until a later position ends the game
+    /// again (a record that plays past such a draw is read so). A draw the
+    /// game reaches by itself (a stalemate, too little material to mate)
+    /// stays: the game is over. Does nothing if the game is not drawn.
+    pub fn resume_after_draw(&mut self) -> Result<(), GenError> {
+        if matches!(self.result, Some(GameResult::Draw { .. })) && !self.declared {
+            self.result =
+                self.generator
+                    .result_unclaimed(&self.game, &mut self.pos, self.legal.len())?;
         }
+        Ok(())
     }
 
     /// A copy of the position for an engine to think on.

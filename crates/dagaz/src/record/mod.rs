@@ -335,7 +335,7 @@ pub(crate) fn each_move<T>(
     let mut replay = Session::from_position(session.game().clone(), session.start().clone())?;
     let mut out = Vec::with_capacity(session.ply());
     for mv in session.played() {
-        replay.resume_after_draw();
+        replay.resume_after_draw()?;
         let i = replay
             .index_of(mv.as_ref())
             .expect("a move played in the session is legal when replayed");
@@ -392,11 +392,9 @@ pub fn load(game: Arc<Game>, record: &Record) -> Result<Session, RecordError> {
             text: text.clone(),
             reason,
         };
-        if let Some(GameResult::Draw { .. }) = session.result() {
-            // A draw the players may claim (a repetition, the move-count
-            // rule) that the record plays past was not claimed.
-            session.resume_after_draw();
-        }
+        // A draw the players may claim (a repetition, the move-count
+        // rule) that the record plays past was not claimed.
+        session.resume_after_draw()?;
         if session.is_over() {
             let over = session
                 .result()

@@ -92,6 +92,18 @@ fn a_record_names_the_move_that_does_not_apply() {
         err.to_string(),
         "the record says the game ended 1-0, but after its moves Black wins (checkmate)"
     );
+    // Too little material to mate ends the game by itself: nothing to
+    // claim, so a record that plays on is refused.
+    let err = load_first(
+        &chess,
+        "[FEN \"8/8/8/8/8/8/3k4/K7 w - - 0 1\"]\n1. Kb1 Kd1 *",
+    )
+    .unwrap_err();
+    assert!(
+        err.to_string()
+            .starts_with("move 1 ('Kb1'): the game is already over"),
+        "{err}"
+    );
     let err = load_first(&chess, "[FEN \"8/8/8 w - - 0 1\"]\n1. e4 *").unwrap_err();
     assert!(
         err.to_string().starts_with("the record's start position"),
