@@ -100,6 +100,35 @@ fn notation_of(dialect: Dialect, game: &Game) -> Notation {
 struct Thinking {
     thread: JoinHandle<()>,
     stop: Arc<AtomicBool>,
+    /// A pondering search (`go ponder`): what it does at `ponderhit`.
+    ponder: Option<AfterHit>,
+}
+
+/// What a pondering search does once the opponent played the move it
+/// pondered on: the `go ponder` command's limits apply from then on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum AfterHit {
+    /// Answers at once (no time was given, or a depth or node count the
+    /// pondering has searched already).
+    Answer,
+    /// Goes on for this long, the move's time from the clock.
+    Search(Duration),
+    /// Goes on until `stop` (`go ponder infinite`).
+    UntilStop,
+}
+
+impl AfterHit {
+    /// After a hit of a pondering search whose `go` gave `limit`: a fixed
+    /// move time is used whole, a clock's share as far as a timed search
+    /// begins new iterations (60 % of it).
+    fn of(limit: Limit, infinite: bool) -> AfterHit {
+        match limit {
+            _ if infinite => AfterHit::UntilStop,
+            Limit::Time(d) => AfterHit::Search(d),
+            Limit::Clock(d) => AfterHit::Search(d * 3 / 5),
+            Limit::Depth(_) | Limit::Nodes(_) => AfterHit::Answer,
+        }
+    }
 }
 
 /// The engine's state between commands.
@@ -159,9 +188,8 @@ impl Engine {
             "uci" | "usi" => self.identify(),
             "isready" => say(&self.out, "readyok"),
             "debug" | "register" | "gameover" => {}
-            // The pondering search (`go ponder`, which runs until told)
-            // answers at once: the opponent played the move it expected.
-            "ponderhit" => self.stop(),
+            // The opponent played the move the search pondered on.
+            "ponderhit" => self.ponderhit(),
             "setoption" => self.set_option(&rest),
             "ucinewgame" | "usinewgame" => {
                 self.stop();
@@ -355,7 +383,35 @@ impl Engine {
             });
             say(&out, &format!("bestmove {text}"));
         });
-        self.thinking = Some(Thinking { thread, stop });
+        let ponder = args.contains(&"ponder").then(|| {
+            AfterHit::of(
+                limit_of(args, self.clock_keys()),
+                args.contains(&"infinite"),
+            )
+        });
+        self.thinking = Some(Thinking {
+            thread,
+            stop,
+            ponder,
+        });
+    }
+
+    /// `ponderhit`: the pondering search goes on within the `go ponder`
+    /// command's limits, counted from now ([`AfterHit`]); any other
+    /// search, or one with nothing left to do, answers at once.
+    fn ponderhit(&mut self) {
+        let after = self.thinking.as_mut().and_then(|t| t.ponder.take());
+        match (after, &self.thinking) {
+            (Some(AfterHit::Search(time)), Some(t)) => {
+                let stop = t.stop.clone();
+                std::thread::spawn(move || {
+                    std::thread::sleep(time);
+                    stop.store(true, Ordering::Relaxed);
+                });
+            }
+            (Some(AfterHit::UntilStop), _) => {}
+            _ => self.stop(),
+        }
     }
 
     /// The moves of `go searchmoves M…` (up to the next keyword), if

@@ -320,6 +320,16 @@ fn a_pondering_search_answers_at_the_ponderhit() {
     let best = out.find("bestmove").expect("a move");
     let ready = out.find("readyok").expect("ready");
     assert!(best < ready, "{out}");
+    // With a move time, the search goes on after the hit (`isready` is
+    // answered while it runs) until its time is up or, here, `stop`.
+    let o = dagaz(
+        &["uci"],
+        "position startpos\ngo ponder movetime 600000\nponderhit\nisready\nstop\nquit\n",
+    );
+    let out = stdout(&o);
+    let best = out.find("bestmove").expect("a move");
+    let ready = out.find("readyok").expect("ready");
+    assert!(ready < best, "{out}");
 }
 
 /// An external engine over UCI: dagaz's own `uci` front end, started by
