@@ -8,7 +8,10 @@
 //! command loop goes on reading: `?` makes it move at once, `quit`,
 //! `force`, `new` and the like end it without a move, and any other
 //! command (`ping` among them) is carried out after the move, as the
-//! protocol asks.
+//! protocol asks. In `analyze` mode the search runs without end on the
+//! position, writes its thinking and plays nothing; each command ends it
+//! and, after the command, it starts again on the position then, until
+//! `exit`.
 
 use std::io::BufRead;
 use std::sync::Arc;
@@ -79,6 +82,8 @@ struct Engine {
     /// `cores`: threads one search uses.
     threads: usize,
     thinking: Option<Thinking>,
+    /// `analyze` mode, until `exit`.
+    analyzing: bool,
 }
 
 /// Runs the protocol until `quit` or the end of the input.
@@ -101,6 +106,7 @@ pub fn run(input: impl BufRead, out: Output) -> Result<(), String> {
         post: false,
         threads: 1,
         thinking: None,
+        analyzing: false,
     };
     for line in input.lines() {
         let line = line.map_err(|e| e.to_string())?;
@@ -108,7 +114,11 @@ pub fn run(input: impl BufRead, out: Output) -> Result<(), String> {
             break;
         }
     }
-    engine.finish(Ending::Wait);
+    let ending = match engine.analyzing {
+        true => Ending::Abort,
+        false => Ending::Wait,
+    };
+    engine.finish(ending);
     Ok(())
 }
 
@@ -122,20 +132,44 @@ impl Engine {
     fn command(&mut self, line: &str) -> bool {
         let (name, arg) = line.split_once(' ').unwrap_or((line, ""));
         let arg = arg.trim();
-        if self.thinking.is_some() {
-            self.finish(ending_for(name));
+        if self.analyzing && name == "." {
+            // The status of the analysis: its thinking lines tell it.
+            return true;
         }
+        if self.thinking.is_some() {
+            let ending = match self.analyzing {
+                true => Ending::Abort,
+                false => ending_for(name),
+            };
+            self.finish(ending);
+        }
+        let went_on = self.carry_out(name, arg, line);
+        if went_on && self.analyzing && self.thinking.is_none() {
+            self.search(true);
+        }
+        went_on
+    }
+
+    /// Carries out the command `name` with argument `arg` (the whole
+    /// `line`); false after `quit`.
+    fn carry_out(&mut self, name: &str, arg: &str, line: &str) -> bool {
         match name {
             "" | "xboard" | "accepted" | "rejected" | "random" | "hard" | "easy" | "computer"
             | "name" | "rating" | "ics" | "otim" | "result" | "draw" | "." | "?" => {}
             "protover" => self.features(),
             "new" => {
                 self.restart(self.game.clone());
-                self.plays = Some(1);
+                // An analysis goes on from the new start; it plays nothing.
+                self.plays = (!self.analyzing).then_some(1);
                 self.depth = None;
             }
             "variant" => self.variant(arg),
             "force" => self.plays = None,
+            "analyze" => {
+                self.analyzing = true;
+                self.plays = None;
+            }
+            "exit" => self.analyzing = false,
             "go" => {
                 self.plays = Some(self.session.side());
                 self.think();
@@ -189,7 +223,7 @@ impl Engine {
         names.dedup();
         let line = format!(
             "feature myname=\"dagaz {}\" ping=1 setboard=1 usermove=1 time=1 draw=0 smp=1 \
-             sigint=0 reuse=1 analyze=0 colors=0 san=0 variants=\"{}\" done=1",
+             sigint=0 reuse=1 analyze=1 colors=0 san=0 variants=\"{}\" done=1",
             env!("CARGO_PKG_VERSION"),
             names.join(",")
         );
@@ -273,19 +307,32 @@ impl Engine {
             self.announce_result();
             return;
         }
+        self.search(false);
+    }
+
+    /// Starts a search of the position: for the engine's move, or an
+    /// `analysis` that runs until it is ended, writes its thinking and
+    /// plays nothing.
+    fn search(&mut self, analysis: bool) {
+        if analysis && self.session.is_over() {
+            return;
+        }
         let (stop, abort) = (
             Arc::new(AtomicBool::new(false)),
-            Arc::new(AtomicBool::new(false)),
+            Arc::new(AtomicBool::new(analysis)),
         );
         let control = Control {
             stop: stop.clone(),
             max_time: Some(MAX_TIME),
-            max_depth: self.depth,
+            max_depth: if analysis { None } else { self.depth },
             threads: self.threads,
             ..Control::unbounded()
         };
-        let (limit, post, game, out) =
-            (self.limit(), self.post, self.game.clone(), self.out.clone());
+        let limit = match analysis {
+            true => Limit::Depth(MAX_DEPTH),
+            false => self.limit(),
+        };
+        let (post, game, out) = (self.post || analysis, self.game.clone(), self.out.clone());
         let mut session = self.session.clone();
         let names = self.names.clone();
         let unwanted = abort.clone();
@@ -534,6 +581,43 @@ mod tests {
             took < Duration::from_secs(4) && lines.is_empty(),
             "{lines:?}"
         );
+    }
+
+    #[test]
+    fn analyzes_until_exit_and_plays_nothing() {
+        use std::io::Write;
+        // Commands as a GUI sends them, with time to think between.
+        let (reader, mut writer) = std::io::pipe().unwrap();
+        let feeder = std::thread::spawn(move || {
+            let steps = [
+                "protover 2\nnew\npost\nanalyze\n",
+                ".\nusermove e2e4\n",
+                "exit\nping 3\nquit\n",
+            ];
+            for step in steps {
+                writer.write_all(step.as_bytes()).unwrap();
+                std::thread::sleep(Duration::from_millis(300));
+            }
+        });
+        let buffer: Arc<std::sync::Mutex<Vec<u8>>> = Arc::default();
+        run(std::io::BufReader::new(reader), buffer.clone()).unwrap();
+        feeder.join().unwrap();
+        let out = String::from_utf8(buffer.lock().unwrap().clone()).unwrap();
+        let lines: Vec<&str> = out.lines().collect();
+        assert!(lines[0].contains(" analyze=1 "), "{lines:?}");
+        // Thinking lines for the start and for the position after 1. e4,
+        // told apart by the rank their first move starts from.
+        let from_ranks = |ranks: [char; 2]| {
+            lines.iter().any(|l| {
+                let first = l.split(' ').nth(4).unwrap_or("");
+                l.starts_with(char::is_numeric)
+                    && first.chars().nth(1).is_some_and(|r| ranks.contains(&r))
+            })
+        };
+        assert!(from_ranks(['1', '2']), "a line of White's: {lines:?}");
+        assert!(from_ranks(['7', '8']), "a line of Black's: {lines:?}");
+        assert!(!lines.iter().any(|l| l.starts_with("move ")), "{lines:?}");
+        assert_eq!(lines.last(), Some(&"pong 3"), "{lines:?}");
     }
 
     #[test]
