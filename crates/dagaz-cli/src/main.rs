@@ -323,7 +323,7 @@ fn main() -> ExitCode {
                 Some(path) => play::load_record(game.as_deref().map(load).transpose()?, path)?,
                 None => {
                     let g = load(game.as_deref().unwrap_or_default())?;
-                    let pos = start(&g, fen.as_deref())?;
+                    let pos = new_game_start(&g, fen.as_deref())?;
                     Session::from_position(g, pos).map_err(|e| e.to_string())?
                 }
             };
@@ -384,6 +384,15 @@ fn start(game: &Game, fen_text: Option<&str>) -> Result<Position, String> {
     match fen_text {
         None => Ok(game.initial_position()),
         Some(text) => game.parse_position(text).map_err(|e| e.to_string()),
+    }
+}
+
+/// The start of a game to play: the position given, else a new draw of
+/// the setup in a game that shuffles it (Chess960), else the setup.
+fn new_game_start(game: &Game, fen_text: Option<&str>) -> Result<Position, String> {
+    match fen_text {
+        None => Ok(game.shuffled_start(&mut rand::rng())),
+        Some(_) => start(game, fen_text),
     }
 }
 

@@ -354,7 +354,10 @@ async fn create_match(
     let players = game.players.len();
     let start = match (&req.position, &import) {
         (_, Some(session)) => Some(session.start().clone()),
-        (None, None) => None,
+        // A game that shuffles its setup (Chess960) draws a new one.
+        (None, None) => game
+            .shuffles()
+            .then(|| game.shuffled_start(&mut rand::rng())),
         (Some(text), None) => Some(
             game.parse_position(text)
                 .map_err(|e| ApiError::bad_request(e.to_string()))?,

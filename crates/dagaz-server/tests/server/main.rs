@@ -140,3 +140,33 @@ pub async fn send(
         serde_json::from_slice(&bytes).unwrap_or(Value::Null),
     )
 }
+
+/// A game that shuffles its setup (Chess960) starts each new match from a
+/// first rank of its own, Black's mirroring White's.
+#[tokio::test]
+async fn a_chess960_match_starts_from_a_drawn_first_rank() {
+    let (app, _) = app();
+    let mut firsts = std::collections::HashSet::new();
+    for _ in 0..8 {
+        let (status, _, created) = send(
+            &app,
+            Method::POST,
+            "/api/matches",
+            Some(serde_json::json!({"game": "chess:chess960", "mode": "local"})),
+        )
+        .await;
+        assert_eq!(status, 201, "{created}");
+        let uri = format!("/api/matches/{}", created["id"].as_str().unwrap());
+        let (_, _, view) = send(&app, Method::GET, &uri, None).await;
+        let position = view["position"].as_str().unwrap().to_string();
+        let first = position.split([' ', '/']).nth(7).unwrap().to_string();
+        assert_eq!(
+            position.split('/').next().unwrap(),
+            first.to_lowercase(),
+            "{position}"
+        );
+        firsts.insert(first);
+    }
+    // Eight draws of 960 are almost never all the usual order.
+    assert!(firsts.len() > 1, "{firsts:?}");
+}

@@ -8,10 +8,12 @@ pub mod extension;
 pub mod numbers;
 pub(crate) mod reach;
 mod rules;
+mod shuffle;
 
 pub use rules::{
     Compare, Condition, ConfigCell, GameResult, Goal, GoalNames, Goals, Outcome, parse_goal,
 };
+pub use shuffle::Shuffle;
 
 use std::fmt;
 use std::sync::Arc;
@@ -485,6 +487,8 @@ pub struct Game {
     pub(crate) uses_priorities: bool,
     pub(crate) royal_types: Vec<u16>,
     pub(crate) initial: Position,
+    /// How the setup is shuffled for each new game, if it is.
+    pub shuffle: Option<Shuffle>,
     /// Zobrist keys of board squares, `[square * cells.len() + code]`.
     pub(crate) keys: Vec<u64>,
     /// How front ends draw the game.

@@ -39,7 +39,7 @@ use crate::game::extension::SquareTest;
 use crate::game::numbers::Part;
 use crate::game::{
     FenConfig, Game, GoalNames, Goals, PieceType, Player, PositionFormat, Promotion, Rules,
-    parse_goal,
+    Shuffle, parse_goal,
 };
 use crate::handler::{EndRule, Handler, HandlerRegistry};
 use crate::movegen::check_position;
@@ -352,6 +352,7 @@ impl Loader<'_> {
             description: spec.game.description.clone(),
             record: self.record_format(&spec.game),
             initial: Position::empty(squares, extra, players.len(), pieces.len()),
+            shuffle: None,
             players,
             topology,
             zones,
@@ -415,8 +416,80 @@ impl Loader<'_> {
                 return None;
             }
         }
+        if let Some(shuffle) = &spec.setup.shuffle {
+            match shuffle_of(&game, shuffle.get_ref()) {
+                Ok(s) => game.shuffle = Some(s),
+                Err(why) => {
+                    self.error(
+                        format!("setup: shuffle: {why}"),
+                        Some(shuffle.span()),
+                        "this shuffle",
+                    );
+                    return None;
+                }
+            }
+        }
         Some(game)
     }
+}
+
+/// The shuffle a game file describes, checked against the game: its
+/// squares exist (the mirror as many), its types are pieces, and the
+/// setup's own order keeps its rules (so that some order does).
+fn shuffle_of(game: &Game, spec: &spec::ShuffleSpec) -> Result<Shuffle, String> {
+    let squares = |text: &str| -> Result<Vec<Square>, String> {
+        text.split_whitespace()
+            .map(|name| {
+                game.topology
+                    .square(name)
+                    .ok_or_else(|| format!("no square '{name}'"))
+            })
+            .collect()
+    };
+    let piece = |name: &String| {
+        game.piece_by_name(name)
+            .ok_or_else(|| format!("no piece '{name}'"))
+    };
+    let shuffle = Shuffle {
+        squares: squares(&spec.squares)?,
+        mirror: squares(&spec.mirror)?,
+        both_colours: spec
+            .both_colours
+            .iter()
+            .map(piece)
+            .collect::<Result<_, _>>()?,
+        between: match spec.between.as_slice() {
+            [] => None,
+            [inner, outer] => Some((piece(inner)?, piece(outer)?)),
+            _ => return Err("between names two pieces: the one inside, the one outside".into()),
+        },
+    };
+    if !shuffle.mirror.is_empty() && shuffle.mirror.len() != shuffle.squares.len() {
+        return Err(format!(
+            "{} squares but {} in the mirror",
+            shuffle.squares.len(),
+            shuffle.mirror.len()
+        ));
+    }
+    let mut all: Vec<Square> = shuffle
+        .squares
+        .iter()
+        .chain(&shuffle.mirror)
+        .copied()
+        .collect();
+    all.sort();
+    if all.windows(2).any(|w| w[0] == w[1]) {
+        return Err("a square is named twice".into());
+    }
+    let setup: Vec<_> = shuffle
+        .squares
+        .iter()
+        .map(|s| game.initial.cell(*s))
+        .collect();
+    if !shuffle.allows(game, &setup) {
+        return Err("the setup's own order breaks its rules".into());
+    }
+    Ok(shuffle)
 }
 
 /// The test of one square each registered handler stands for, if any.

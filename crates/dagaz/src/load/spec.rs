@@ -234,6 +234,22 @@ pub(super) enum PromoteTargets {
 #[serde(deny_unknown_fields)]
 pub(super) struct SetupSection {
     pub(super) fen: Spanned<String>,
+    /// A new order of some pieces for every game (Chess960).
+    pub(super) shuffle: Option<Spanned<ShuffleSpec>>,
+}
+
+/// `[setup] shuffle = { squares = "a1 … h1", mirror = "a8 … h8",
+/// both_colours = ["Bishop"], between = ["King", "Rook"] }`.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct ShuffleSpec {
+    pub(super) squares: String,
+    #[serde(default)]
+    pub(super) mirror: String,
+    #[serde(default)]
+    pub(super) both_colours: Vec<String>,
+    #[serde(default)]
+    pub(super) between: Vec<String>,
 }
 
 #[derive(Deserialize, Default)]

@@ -43,6 +43,7 @@ mod records;
 mod rithmomachia;
 mod senterej;
 mod shatranj;
+mod shuffle;
 mod stacks;
 mod taikyoku;
 mod turkish;
