@@ -61,8 +61,12 @@ class Game:
     @property
     def observation_shape(self) -> tuple[int, int, int]:
         """(planes, height, width) of ``Session.observation()``."""
-    def new_session(self, fen: Optional[str] = None) -> Session:
-        """A session from the setup or from a position string."""
+    def new_session(
+        self, fen: Optional[str] = None, *, shuffled: bool = False, seed: Optional[int] = None
+    ) -> Session:
+        """A session from the setup or from a position string; with
+        ``shuffled``, from a new draw of the setup in a game that shuffles
+        it (Chess960), reproducible with ``seed``."""
 
 class Move:
     """A legal move of a position."""

@@ -172,10 +172,21 @@ impl Game {
         self.encoding.observation_shape()
     }
 
-    /// A new session from the setup, or from a position string.
-    #[pyo3(signature = (fen=None))]
-    fn new_session(&self, fen: Option<&str>) -> PyResult<Session> {
+    /// A new session from the setup, or from a position string; with
+    /// `shuffled`, from a new draw of the setup in a game that shuffles it
+    /// (Chess960), reproducible with `seed`.
+    #[pyo3(signature = (fen=None, *, shuffled=false, seed=None))]
+    fn new_session(
+        &self,
+        fen: Option<&str>,
+        shuffled: bool,
+        seed: Option<u64>,
+    ) -> PyResult<Session> {
         let start = match fen {
+            None if shuffled => match seed {
+                Some(seed) => self.game.shuffled_start(&mut StdRng::seed_from_u64(seed)),
+                None => self.game.shuffled_start(&mut rand::rng()),
+            },
             None => self.game.initial_position(),
             Some(text) => self
                 .game

@@ -309,3 +309,18 @@ def test_import_variants_converts_sections_and_reports_problems(tmp_path):
     assert problems2 == ["line 4: cannot convert: wallingRule: 'duck': this rule cannot be converted yet"]
     with pytest.raises(dagaz.GameError):
         dagaz.import_variants("no section")
+
+
+def test_a_shuffled_session_draws_a_chess960_start():
+    game = dagaz.Game("chess:chess960")
+    assert game.new_session().fen() == game.new_session(fen=None).fen()
+    first = game.new_session(shuffled=True, seed=3).fen()
+    assert first == game.new_session(shuffled=True, seed=3).fen()
+    starts = {game.new_session(shuffled=True, seed=s).fen() for s in range(20)}
+    assert len(starts) > 10
+    for fen in starts:
+        white = fen.split(" ")[0].split("/")[-1]
+        assert fen.split("/")[0] == white.lower()
+    # A game that does not shuffle starts from its setup.
+    chess = dagaz.Game("chess")
+    assert chess.new_session(shuffled=True).fen() == chess.new_session().fen()
