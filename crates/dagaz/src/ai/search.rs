@@ -283,10 +283,12 @@ impl<'g> Searcher<'g> {
                     report(&choice);
                 }
             }
-            // One move needs no search for the choice, but a depth asked
-            // for is searched for its score.
-            let only_move = moves.len() == 1 && !matches!(self.limit, Limit::Depth(_));
-            if only_move || best.0.abs() >= WIN - 1000 {
+            // One move needs no search for the choice, nor a mate found
+            // a deeper search, but a depth asked for is searched for its
+            // score (an analysis waits for the depth it asked for).
+            let depth_asked = matches!(self.limit, Limit::Depth(_));
+            let decided = moves.len() == 1 || best.0.abs() >= WIN - 1000;
+            if decided && !depth_asked {
                 break;
             }
             // On a clock, the next iteration (a few times as long as this
