@@ -535,13 +535,16 @@ fn bad_values<'a>(args: &[&'a str]) -> Vec<(&'a str, &'a str)> {
         .collect()
 }
 
-/// USI's `go mate MS|infinite`: a search for that long (until `stop`).
+/// USI's `go mate MS|infinite`: a search for that long (until `stop`),
+/// which ends when it finds a mate (a timed search does; a depth asked
+/// for would be searched on).
 fn usi_mate_limit(args: &[&str]) -> Limit {
     let at = args.iter().position(|a| *a == "mate").unwrap_or(0);
-    match args.get(at + 1).and_then(|v| count(v)) {
-        Some(ms) => Limit::Time(within_move_time(Duration::from_millis(ms))),
-        None => Limit::Depth(MAX_DEPTH),
-    }
+    let time = match args.get(at + 1).and_then(|v| count(v)) {
+        Some(ms) => Duration::from_millis(ms),
+        None => MAX_TIME,
+    };
+    Limit::Time(within_move_time(time))
 }
 
 /// USI's answer to a mate search: `checkmate` and the mating moves if the
@@ -834,6 +837,36 @@ mod tests {
             .collect();
         assert_eq!(errors.len(), 1, "dagaz's own text is read too: {lines:?}");
         assert!(errors[0].contains("legal moves: 3a3b 2a2b"), "{lines:?}");
+    }
+
+    #[test]
+    fn an_endless_usi_mate_search_answers_when_it_finds_the_mate() {
+        use std::io::Write;
+        // G*5b mates: `checkmate` comes by itself, before the `isready`
+        // sent a second later is answered.
+        let (reader, mut writer) = std::io::pipe().unwrap();
+        let feeder = std::thread::spawn(move || {
+            let steps = [
+                "usi\nposition sfen 4k4/9/4P4/9/9/9/9/9/4K4 b G 1\ngo mate infinite\n",
+                "isready\nquit\n",
+            ];
+            for step in steps {
+                writer.write_all(step.as_bytes()).unwrap();
+                std::thread::sleep(Duration::from_millis(1000));
+            }
+        });
+        let buffer: Arc<Mutex<Vec<u8>>> = Arc::new(Mutex::new(Vec::new()));
+        run(
+            Dialect::Usi,
+            std::io::BufReader::new(reader),
+            buffer.clone(),
+        )
+        .unwrap();
+        feeder.join().unwrap();
+        let out = String::from_utf8(buffer.lock().unwrap().clone()).unwrap();
+        let mate = out.find("checkmate G*5b").expect("the mate");
+        let ready = out.find("readyok").expect("ready");
+        assert!(mate < ready, "{out}");
     }
 
     #[test]
