@@ -127,6 +127,12 @@ pub struct External {
     lines: Receiver<String>,
     /// The engine offers the protocol's variant option.
     has_variant_option: bool,
+    /// The game shuffles its setup (Chess960): UCI engines are told
+    /// `UCI_Chess960` (where they offer it) and write castlings as the
+    /// King taking its Rook.
+    chess960: bool,
+    /// The engine offers `UCI_Chess960`.
+    has_chess960_option: bool,
     /// XBoard: moves are sent as `usermove MOVE`.
     usermove: bool,
     /// How the protocol writes the game's moves.
@@ -162,8 +168,15 @@ impl External {
             .find(|(_, ours)| *ours == game)
             .map_or_else(|| game.to_string(), |(theirs, _)| theirs.to_string());
         let loaded = dagaz::import::open_game(game)?;
+        let chess960 = loaded.shuffles();
+        if chess960 && spec.protocol == Protocol::Xboard {
+            return Err(format!(
+                "{game} starts from shuffled setups, which dagaz does not yet tell XBoard engines \
+                 (use a UCI engine)"
+            ));
+        }
         let notation = match spec.protocol {
-            Protocol::Uci => Notation::uci(),
+            Protocol::Uci => Notation::uci_chess960(chess960),
             Protocol::Usi => Notation::usi(&loaded),
             Protocol::Xboard => Notation::xboard(&loaded),
         };
@@ -175,6 +188,8 @@ impl External {
             stdin,
             lines,
             has_variant_option: false,
+            chess960,
+            has_chess960_option: false,
             usermove: false,
         };
         engine.handshake()?;
@@ -200,6 +215,9 @@ impl External {
                     option = name;
                 }
             }
+            if line.starts_with("option name UCI_Chess960 ") {
+                self.has_chess960_option = true;
+            }
             if line.trim() == ok {
                 break;
             }
@@ -209,6 +227,9 @@ impl External {
         }
         if self.has_variant_option {
             self.send(&format!("setoption name {option} value {}", self.variant))?;
+        }
+        if self.chess960 && self.has_chess960_option {
+            self.send("setoption name UCI_Chess960 value true")?;
         }
         self.ready()
     }
@@ -268,6 +289,31 @@ impl External {
     /// A move of the game as the protocol writes it.
     fn protocol_text(&self, text: &str) -> String {
         self.notation.write(text)
+    }
+
+    /// `position startpos|fen F|sfen F [moves …]`: the session's start
+    /// (a position string where it is not the setup) and its moves.
+    fn position_command(&self, session: &Session) -> String {
+        let game = session.game();
+        let start = game.write_position(session.start());
+        let mut position = if start == game.write_position(game.setup()) {
+            String::from("position startpos")
+        } else {
+            let word = if self.spec.protocol == Protocol::Usi {
+                "sfen"
+            } else {
+                "fen"
+            };
+            format!("position {word} {start}")
+        };
+        if !session.texts().is_empty() {
+            position += " moves";
+            for (mv, text) in session.played().iter().zip(session.texts()) {
+                position.push(' ');
+                position += &self.notation.write_move(game, mv.as_ref(), text);
+            }
+        }
+        position
     }
 
     fn go_command(&self) -> (String, Duration) {
@@ -360,14 +406,7 @@ impl Player for External {
             };
             return self.index_of(session, best).map(Some);
         }
-        let mut position = String::from("position startpos");
-        if !session.texts().is_empty() {
-            position += " moves";
-            for t in session.texts() {
-                position.push(' ');
-                position += &self.protocol_text(t);
-            }
-        }
+        let position = self.position_command(session);
         let (go, wait) = self.go_command();
         self.send(&position)
             .and_then(|_| self.send(&go))
@@ -389,10 +428,8 @@ impl Player for External {
 impl External {
     /// The legal move the engine's text names; an illegal one loses.
     fn index_of(&self, session: &Session, text: String) -> Result<usize, PlayerError> {
-        session
-            .legal_texts()
-            .iter()
-            .position(|t| self.protocol_text(t).eq_ignore_ascii_case(&text))
+        self.notation
+            .find(session, &text)
             .ok_or_else(|| PlayerError::Illegal {
                 player: self.spec.name(),
                 text,

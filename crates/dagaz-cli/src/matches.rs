@@ -113,6 +113,11 @@ pub fn run(game: &Arc<Game>, spec: &MatchSpec) -> Result<(), String> {
                         opening_plies: spec.openings,
                         max_plies: spec.max_plies,
                         seed: spec.seed.wrapping_mul(1_000_003).wrapping_add(i as u64),
+                        // Games 2k and 2k + 1 (the colours swapped) share
+                        // a shuffled start.
+                        start_seed: game
+                            .shuffles()
+                            .then(|| spec.seed.wrapping_mul(7_919).wrapping_add((i / 2) as u64)),
                     };
                     let mut players: [&mut dyn Player; 2] = if a_first {
                         [a.as_mut(), b.as_mut()]

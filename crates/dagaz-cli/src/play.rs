@@ -99,7 +99,7 @@ pub fn play(
     let stdin = std::io::stdin();
     let mut lines = stdin.lock().lines();
     let example = session.legal_texts().first().cloned().unwrap_or_default();
-    say!("{} — {}", game.title, help(&example));
+    say!("{} — {}", game.full_title(), help(&example));
     // The board is drawn again only when the position has changed, so the
     // answer to `moves`, `fen` or a refused move stays in view.
     let mut drawn: Option<usize> = None;

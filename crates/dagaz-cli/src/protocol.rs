@@ -23,7 +23,6 @@ use dagaz::game::Game;
 use dagaz::load::library::{builtin_games, fairy_stockfish_game, fairy_stockfish_names, load_game};
 use dagaz::load::load_str;
 use dagaz::session::{Session, SessionError};
-use dagaz::text::movetext;
 
 use crate::squares::Notation;
 
@@ -88,10 +87,12 @@ impl Dialect {
     }
 }
 
-/// How the dialect writes `game`'s moves.
-fn notation_of(dialect: Dialect, game: &Game) -> Notation {
+/// How the dialect writes `game`'s moves: UCI writes a castling as the
+/// King taking its Rook with `UCI_Chess960` set (`chess960`) and in the
+/// games that shuffle their setup.
+fn notation_of(dialect: Dialect, game: &Game, chess960: bool) -> Notation {
     match dialect {
-        Dialect::Uci => Notation::uci(),
+        Dialect::Uci => Notation::uci_chess960(chess960 || game.shuffles()),
         Dialect::Usi => Notation::usi(game),
     }
 }
@@ -142,6 +143,9 @@ struct Engine {
     thinking: Option<Thinking>,
     /// The `Threads` option: threads one search uses.
     threads: usize,
+    /// UCI's `UCI_Chess960` option: castlings are written as the King
+    /// taking its Rook.
+    chess960: bool,
     /// The last `position` failed: the GUI's position is not known, so a
     /// `go` answers no move rather than one for the wrong side.
     unknown: bool,
@@ -168,11 +172,12 @@ impl Engine {
         Ok(Engine {
             dialect,
             out,
-            notation: Arc::new(notation_of(dialect, &game)),
+            notation: Arc::new(notation_of(dialect, &game, false)),
             game,
             session,
             thinking: None,
             threads: 1,
+            chess960: false,
             unknown: false,
         })
     }
@@ -242,13 +247,20 @@ impl Engine {
             &self.out,
             &format!("option name Threads type spin default 1 min 1 max {MAX_THREADS}"),
         );
+        if self.dialect == Dialect::Uci {
+            say(
+                &self.out,
+                "option name UCI_Chess960 type check default false",
+            );
+        }
         say(&self.out, &format!("{}ok", self.dialect.word()));
     }
 
     /// `setoption name UCI_Variant value NAME` (`USI_Variant`): plays that
     /// game (a dagaz name, or Fairy-Stockfish's name of a variant) from its
     /// setup. `Threads` sets the threads of a search (1 to
-    /// `MAX_THREADS`). Other options are accepted and ignored.
+    /// `MAX_THREADS`); `UCI_Chess960` the form of castlings. Other options
+    /// are accepted and ignored.
     fn set_option(&mut self, args: &[&str]) {
         let at = |w: &str| args.iter().position(|a| *a == w);
         let (Some(n), Some(v)) = (at("name"), at("value")) else {
@@ -261,6 +273,17 @@ impl Engine {
                 Ok(n) => self.threads = n.clamp(1, MAX_THREADS),
                 Err(_) => self.info(&format!("error: Threads must be a number, not '{value}'")),
             }
+            return;
+        }
+        if self.dialect == Dialect::Uci && name.eq_ignore_ascii_case("UCI_Chess960") {
+            match value.to_ascii_lowercase().as_str() {
+                "true" => self.chess960 = true,
+                "false" => self.chess960 = false,
+                _ => self.info(&format!(
+                    "error: UCI_Chess960 must be true or false, not '{value}'"
+                )),
+            }
+            self.notation = Arc::new(notation_of(self.dialect, &self.game, self.chess960));
             return;
         }
         if name != self.dialect.variant_option() {
@@ -277,7 +300,7 @@ impl Engine {
         };
         match load_game(name) {
             Ok(game) => {
-                self.notation = Arc::new(notation_of(self.dialect, &game));
+                self.notation = Arc::new(notation_of(self.dialect, &game, self.chess960));
                 self.game = Arc::new(game);
                 self.position(&["startpos"]);
             }
@@ -379,7 +402,7 @@ impl Engine {
                 Dialect::Usi => "resign",
             };
             let text = best.map_or(none.to_string(), |c| {
-                notation.write(&movetext::text(&game, c.mv.as_ref()))
+                notation.write_found(&game, c.mv.as_ref())
             });
             say(&out, &format!("bestmove {text}"));
         });
@@ -421,11 +444,7 @@ impl Engine {
         let texts = args[at + 1..].iter().take_while(|a| !is_go_keyword(a));
         let mut moves = Vec::new();
         for text in texts {
-            let legal = self.session.legal_texts();
-            match legal
-                .iter()
-                .position(|t| self.notation.write(t).eq_ignore_ascii_case(text))
-            {
+            match self.notation.find(&self.session, text) {
                 Some(i) => moves.push(self.session.legal().get(i).to_owned()),
                 None => self.info(&format!("error: searchmoves '{text}' is not a legal move")),
             }
@@ -466,24 +485,13 @@ pub(crate) fn open_session(
 
 /// Plays a move given in the protocol's form (or dagaz's own) in `session`.
 fn play_uci(session: &mut Session, text: &str, notation: &Notation) -> Result<(), String> {
-    let index = session
-        .legal_texts()
-        .iter()
-        .position(|t| notation.write(t).eq_ignore_ascii_case(text));
-    match index {
+    match notation.find(session, text) {
         Some(i) => session.play(i).map(|_| ()).map_err(|e| e.to_string()),
         None => session.play_text(text).map(|_| ()).map_err(|e| match e {
-            SessionError::Move(_) => {
-                let legal: Vec<String> = session
-                    .legal_texts()
-                    .iter()
-                    .map(|t| notation.write(t))
-                    .collect();
-                format!(
-                    "'{text}' is not a legal move here; legal moves: {}",
-                    legal.join(" ")
-                )
-            }
+            SessionError::Move(_) => format!(
+                "'{text}' is not a legal move here; legal moves: {}",
+                notation.legal(session).join(" ")
+            ),
             e => e.to_string(),
         }),
     }
@@ -554,7 +562,7 @@ fn checkmate_line(notation: &Notation, game: &Game, best: Option<&Choice>) -> St
         Some(c) if c.score.is_some_and(|s| s >= WIN - 1000) => {
             let pv: Vec<String> =
                 c.pv.iter()
-                    .map(|m| notation.write(&movetext::text(game, m.as_ref())))
+                    .map(|m| notation.write_found(game, m.as_ref()))
                     .collect();
             format!("checkmate {}", pv.join(" "))
         }
@@ -633,7 +641,7 @@ fn info_line(notation: &Notation, game: &Game, c: &Choice, elapsed: Duration) ->
     };
     let pv: Vec<String> =
         c.pv.iter()
-            .map(|m| notation.write(&movetext::text(game, m.as_ref())))
+            .map(|m| notation.write_found(game, m.as_ref()))
             .collect();
     format!(
         "info depth {} score {score} nodes {} nps {} time {ms} pv {}",
@@ -731,6 +739,44 @@ mod tests {
             .filter(|l| l.starts_with("info string"))
             .count();
         assert_eq!(errors, 4, "{lines:?}");
+    }
+
+    #[test]
+    fn castlings_are_the_king_taking_its_rook_in_chess960() {
+        let bestmoves = |input: &str| -> Vec<String> {
+            let lines = session(input);
+            assert!(
+                !lines.iter().any(|l| l.starts_with("info string")),
+                "{lines:?}"
+            );
+            lines
+                .iter()
+                .filter_map(|l| l.strip_prefix("bestmove ").map(str::to_string))
+                .collect()
+        };
+        // A shuffled game writes castlings so; read back, the King stands
+        // on g1 (g1h1 is then a King's step).
+        let fen = "1r3k1r/pppppppp/8/8/8/8/PPPPPPPP/1R3K1R w KQkq - 0 1";
+        assert_eq!(
+            bestmoves(&format!(
+                "uci\nsetoption name UCI_Variant value fischerandom\n\
+                 position fen {fen}\ngo depth 1 searchmoves f1h1\n\
+                 position fen {fen}\ngo depth 1 searchmoves f1b1\n\
+                 position fen {fen} moves f1h1 f8b8\ngo depth 1 searchmoves g1h1\n"
+            )),
+            ["f1h1", "f1b1", "g1h1"]
+        );
+        // Chess: so with UCI_Chess960 set, as the King's two steps without.
+        let fen = "r3k2r/pppppppp/8/8/8/8/PPPPPPPP/R3K2R w KQkq - 0 1";
+        assert_eq!(
+            bestmoves(&format!(
+                "uci\nsetoption name UCI_Chess960 value true\n\
+                 position fen {fen}\ngo depth 1 searchmoves e1h1\n\
+                 setoption name UCI_Chess960 value false\n\
+                 position fen {fen}\ngo depth 1 searchmoves e1g1\n"
+            )),
+            ["e1h1", "e1g1"]
+        );
     }
 
     #[test]

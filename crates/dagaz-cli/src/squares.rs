@@ -7,6 +7,10 @@
 use std::collections::HashMap;
 
 use dagaz::game::Game;
+use dagaz::position::MoveRef;
+use dagaz::session::Session;
+use dagaz::text::movetext;
+use dagaz::text::san::castling_rook;
 
 /// The protocol's name of each square; empty where the protocol names
 /// the squares as the game does. A client's move is read by comparing it
@@ -78,11 +82,13 @@ impl SquareNames {
 
 /// How a protocol writes a game's moves: UCI as dagaz does, with drops
 /// `N@d3`; USI with its own square names in every game and drops `P*5e`;
-/// XBoard as UCI, with ten ranks numbered from 0.
+/// XBoard as UCI, with ten ranks numbered from 0. In UCI's Chess960
+/// mode a castling is the King taking its own Rook (`e1h1`).
 #[derive(Clone, Debug)]
 pub struct Notation {
     names: SquareNames,
     usi: bool,
+    chess960: bool,
 }
 
 impl Notation {
@@ -90,6 +96,16 @@ impl Notation {
         Notation {
             names: SquareNames::same(),
             usi: false,
+            chess960: false,
+        }
+    }
+
+    /// UCI in its Chess960 mode (`UCI_Chess960`, or a game that shuffles
+    /// its setup, as Fairy-Stockfish writes its `fischerandom`).
+    pub fn uci_chess960(on: bool) -> Notation {
+        Notation {
+            chess960: on,
+            ..Notation::uci()
         }
     }
 
@@ -97,6 +113,7 @@ impl Notation {
         Notation {
             names: SquareNames::usi(game),
             usi: true,
+            chess960: false,
         }
     }
 
@@ -104,10 +121,51 @@ impl Notation {
         Notation {
             names: SquareNames::xboard(game),
             usi: false,
+            chess960: false,
         }
     }
 
-    /// A dagaz move text as the protocol writes it.
+    /// A move of `game` as the protocol writes it; `text` is its dagaz
+    /// move text (as the session lists it).
+    pub fn write_move(&self, game: &Game, mv: MoveRef, text: &str) -> String {
+        if self.chess960
+            && let (Some(from), Some(rook)) = (mv.header.from(), castling_rook(game, mv))
+        {
+            let squares = format!("{}{}", game.topology.name(from), game.topology.name(rook));
+            return self.names.write(&squares);
+        }
+        self.write(text)
+    }
+
+    /// A move a search found (not one of a session's list) as the
+    /// protocol writes it.
+    pub fn write_found(&self, game: &Game, mv: MoveRef) -> String {
+        self.write_move(game, mv, &movetext::text(game, mv))
+    }
+
+    /// The legal moves of `session` as the protocol writes them, in the
+    /// session's order.
+    pub fn legal(&self, session: &Session) -> Vec<String> {
+        let game = session.game();
+        let moves = session.legal();
+        session
+            .legal_texts()
+            .iter()
+            .enumerate()
+            .map(|(i, t)| self.write_move(game, moves.get(i), t))
+            .collect()
+    }
+
+    /// The index of the legal move of `session` that the protocol's
+    /// `text` names.
+    pub fn find(&self, session: &Session, text: &str) -> Option<usize> {
+        self.legal(session)
+            .iter()
+            .position(|t| t.eq_ignore_ascii_case(text))
+    }
+
+    /// A dagaz move text as the protocol writes it (a castling as dagaz
+    /// writes it: [`Notation::write_move`] knows the Chess960 form).
     pub fn write(&self, text: &str) -> String {
         let named = self.names.write(text);
         if self.usi {

@@ -387,6 +387,57 @@ fn match_against_an_external_uci_engine() {
     );
 }
 
+/// Chess960 against an external UCI engine: each pair of games starts
+/// from a new draw, sent as `position fen`, and the records say so.
+#[test]
+fn a_chess960_match_draws_a_start_for_each_pair_of_games() {
+    let tmp = tempfile::tempdir().unwrap();
+    let saved = tmp.path().join("games.pgn");
+    let engine = format!("uci:{} uci@d1", env!("CARGO_BIN_EXE_dagaz"));
+    let o = dagaz(
+        &[
+            "match",
+            "chess:chess960",
+            "--a",
+            "random",
+            "--b",
+            &engine,
+            "--games",
+            "4",
+            "--seed",
+            "3",
+            "--save",
+            saved.to_str().unwrap(),
+        ],
+        "",
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(!stdout(&o).contains("forfeited"), "{}", stdout(&o));
+    let text = std::fs::read_to_string(&saved).unwrap();
+    let fens: Vec<&str> = text.lines().filter(|l| l.starts_with("[FEN ")).collect();
+    assert_eq!(fens.len(), 4, "{text}");
+    assert_eq!(fens[0], fens[1]);
+    assert_eq!(fens[2], fens[3]);
+    assert_ne!(fens[0], fens[2]);
+    // XBoard engines are not told shuffled starts yet: refused, with why.
+    let engine = format!("xboard:{} xboard@d1", env!("CARGO_BIN_EXE_dagaz"));
+    let o = dagaz(
+        &[
+            "match",
+            "chess:chess960",
+            "--a",
+            "random",
+            "--b",
+            &engine,
+            "--games",
+            "1",
+        ],
+        "",
+    );
+    assert!(!o.status.success());
+    assert!(stderr(&o).contains("shuffled"), "{}", stderr(&o));
+}
+
 /// An engine that answers every `go` with an illegal move loses each game
 /// by forfeit, and the match says so instead of reporting only a score.
 #[test]

@@ -9,6 +9,7 @@ use rand::rngs::StdRng;
 use super::{Engine, choose};
 use crate::game::{Game, GameResult};
 use crate::movegen::GenError;
+use crate::position::Position;
 use crate::session::{Session, SessionError};
 
 /// How one game of a match is played.
@@ -21,11 +22,19 @@ pub struct GameSetup {
     /// Games longer than this are adjudicated drawn.
     pub max_plies: usize,
     pub seed: u64,
+    /// In a game that shuffles its setup (Chess960), the seed its start is
+    /// drawn with: a match gives the same to the two games of a pair, so
+    /// that each engine plays each start with both colours. `None`: the
+    /// setup as written.
+    pub start_seed: Option<u64>,
 }
 
 /// A finished game.
 #[derive(Clone, Debug)]
 pub struct Record {
+    /// The position the game started from (the setup, or a shuffled
+    /// start).
+    pub start: Position,
     /// Moves in the move text of the game.
     pub moves: Vec<String>,
     pub result: GameResult,
@@ -92,7 +101,8 @@ pub fn play_game(game: &Arc<Game>, setup: &GameSetup) -> Result<Record, GenError
 }
 
 /// Plays one game between `players` (in turn order) from the setup
-/// position; `setup.engines` is not used. A player that answers with an
+/// position, or from a start drawn with `setup.start_seed` in a game that
+/// shuffles its setup; `setup.engines` is not used. A player that answers with an
 /// illegal move loses the game. In games of more than two players the two
 /// take the seats in turn (the first plays the first, third… player); in a
 /// one-player game the first plays alone.
@@ -102,11 +112,16 @@ pub fn play_between(
     setup: &GameSetup,
 ) -> Result<Record, PlayerError> {
     let mut rng = StdRng::seed_from_u64(setup.seed);
-    let mut session = Session::new(game.clone())?;
+    let start = match setup.start_seed {
+        Some(seed) => game.shuffled_start(&mut StdRng::seed_from_u64(seed)),
+        None => game.initial_position(),
+    };
+    let mut session = Session::from_position(game.clone(), start)?;
     for p in players.iter_mut() {
         p.new_game(game)?;
     }
     let record = |session: &Session, result: GameResult| Record {
+        start: session.start().clone(),
         moves: session.texts().to_vec(),
         result,
         forfeit: None,
@@ -219,7 +234,7 @@ pub fn write_record(
     } else {
         (names[1], names[0])
     };
-    let mut session = Session::new(game.clone())?;
+    let mut session = Session::from_position(game.clone(), record.start.clone())?;
     for text in &record.moves {
         session.play_text(text).map_err(|e| match e {
             SessionError::Generation(g) => g,

@@ -775,6 +775,14 @@ impl Game {
         self.rules.free_opening && pos.phase() == FREE_PHASE
     }
 
+    /// The title with the variant loaded, if one was (`Chess (chess960)`).
+    pub fn full_title(&self) -> String {
+        match self.name.split_once(':') {
+            Some((_, variant)) => format!("{} ({variant})", self.title),
+            None => self.title.clone(),
+        }
+    }
+
     /// Whether the moves' `gives_check` must be known: some goal counts
     /// checks, or the rules forbid them.
     pub fn watches_checks(&self) -> bool {

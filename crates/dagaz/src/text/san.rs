@@ -280,13 +280,21 @@ fn disambiguation(game: &Game, list: &MoveList, index: usize, from: Square, to: 
     }
 }
 
-/// `O-O` or `O-O-O` if the move is a castling: a move of the King (a
+/// `O-O` or `O-O-O` if the move is a castling (see [`castling_rook`]):
+/// the side is the side of the King where the Rook stood.
+fn castling(game: &Game, mv: MoveRef) -> Option<&'static str> {
+    let king = game.topology.coords(mv.header.from()?);
+    let rook = game.topology.coords(castling_rook(game, mv)?);
+    Some(if rook.col > king.col { "O-O" } else { "O-O-O" })
+}
+
+/// Where the Rook stood if the move is a castling: a move of the King (a
 /// royal piece, or one lettered `K` where the King is not royal) that
 /// captures nothing and takes another piece of the mover's (the Rook) from
 /// one square to another — or, in Chess960, leaves it where it stands and
-/// only takes its has-not-moved mark. The side is the side of the King
-/// where the Rook stood.
-fn castling(game: &Game, mv: MoveRef) -> Option<&'static str> {
+/// only takes its has-not-moved mark. UCI's Chess960 mode writes such a
+/// move as the King taking its Rook (`e1h1`).
+pub fn castling_rook(game: &Game, mv: MoveRef) -> Option<Square> {
     let h = mv.header;
     let from = h.from()?;
     let kingly = game.pieces.get(h.piece as usize)?.royal || game.san_letter(h.piece) == 'K';
@@ -309,16 +317,7 @@ fn castling(game: &Game, mv: MoveRef) -> Option<&'static str> {
     let rook = piece_of(left.old);
     let stays = piece_of(left.new) == rook;
     let lands = on_board().any(|c| c.slot != left.slot && piece_of(c.new) == rook);
-    if !stays && !lands {
-        return None;
-    }
-    let king = game.topology.coords(from);
-    let rook_at = game.topology.coords(Square(left.slot));
-    Some(if rook_at.col > king.col {
-        "O-O"
-    } else {
-        "O-O-O"
-    })
+    (stays || lands).then_some(Square(left.slot))
 }
 
 /// The piece a move brings in from the hand onto a square it leaves

@@ -1,6 +1,6 @@
 //! The computer players find forced wins at small depths, and matches run.
 
-use dagaz::ai::arena::{GameSetup, play_game};
+use dagaz::ai::arena::{GameSetup, play_game, write_record};
 use dagaz::ai::search::{Searcher, WIN};
 use dagaz::ai::{Control, Engine, Limit, choose};
 use dagaz::load::load_game;
@@ -96,6 +96,7 @@ fn alpha_beta_beats_the_random_mover() {
             opening_plies: 0,
             max_plies: 300,
             seed,
+            start_seed: None,
         };
         let record = play_game(&game, &setup).unwrap();
         match record.result {
@@ -121,11 +122,55 @@ fn games_are_repeatable_with_a_seed() {
         opening_plies: 2,
         max_plies: 60,
         seed: 9,
+        start_seed: None,
     };
     let a = play_game(&game, &setup).unwrap();
     let b = play_game(&game, &setup).unwrap();
     assert_eq!(a.moves, b.moves);
     assert!(!a.moves.is_empty());
+}
+
+#[test]
+fn match_games_of_a_shuffled_game_start_from_the_drawn_start() {
+    let game = std::sync::Arc::new(dagaz::import::open_game("chess:chess960").unwrap());
+    let setup = |seed, start_seed| GameSetup {
+        engines: [Engine::Random; 2],
+        opening_plies: 0,
+        max_plies: 6,
+        seed,
+        start_seed,
+    };
+    // Two games of a pair: the same start, other moves.
+    let a = play_game(&game, &setup(1, Some(40))).unwrap();
+    let b = play_game(&game, &setup(2, Some(40))).unwrap();
+    assert_eq!(game.write_position(&a.start), game.write_position(&b.start));
+    assert_ne!(a.moves, b.moves);
+    // Some of eight seeds draw a start that is not the setup.
+    let setup_text = game.write_position(game.setup());
+    let starts: Vec<String> = (0..8)
+        .map(|s| game.write_position(&play_game(&game, &setup(1, Some(s))).unwrap().start))
+        .collect();
+    assert!(starts.iter().any(|s| *s != setup_text), "{starts:?}");
+    // Without a start seed, the setup.
+    let plain = play_game(&game, &setup(1, None)).unwrap();
+    assert_eq!(game.write_position(&plain.start), setup_text);
+    // The record names its start, and reads back to the same game.
+    let text = write_record(&game, &a, true, ["a", "b"], 1).unwrap();
+    assert!(
+        text.contains(&format!("[FEN \"{}\"]", game.write_position(&a.start))),
+        "{text}"
+    );
+    let read = dagaz::record::read(&text).unwrap();
+    assert_eq!(
+        dagaz::record::game_name(&read[0]).as_deref(),
+        Some("chess:chess960")
+    );
+    let replayed = dagaz::record::load(game.clone(), &read[0]).unwrap();
+    assert_eq!(replayed.texts(), a.moves.as_slice());
+    assert_eq!(
+        game.write_position(replayed.start()),
+        game.write_position(&a.start)
+    );
 }
 
 #[test]
