@@ -63,7 +63,8 @@ enum Command {
     Perft {
         /// Built-in game name or path to a game file
         game: String,
-        /// Depth in plies
+        /// Depth in plies (at most 64)
+        #[arg(value_parser = clap::value_parser!(u32).range(0..=64))]
         depth: u32,
         /// Start from this position instead of the game's setup
         #[arg(long)]
@@ -197,11 +198,11 @@ enum Command {
         #[arg(long, value_name = "ENGINE")]
         b: String,
         /// Number of games (A plays first in the odd-numbered ones)
-        #[arg(long, default_value_t = 100)]
+        #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u32).range(1..))]
         games: u32,
-        /// Games played at the same time
-        #[arg(long, default_value_t = 1)]
-        threads: usize,
+        /// Games played at the same time (at most 64)
+        #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=64))]
+        threads: u16,
         /// Seed for all random choices, for repeatable matches
         #[arg(long, default_value_t = 0)]
         seed: u64,
@@ -356,7 +357,7 @@ fn main() -> ExitCode {
                 a: matches::Contender::parse(&a)?,
                 b: matches::Contender::parse(&b)?,
                 games,
-                threads,
+                threads: threads.into(),
                 seed,
                 openings,
                 max_plies,
@@ -518,7 +519,7 @@ fn analyse(name: &str, fen_text: Option<&str>, ai: &str, seed: u64, threads: usi
             );
         }
         Some(s) => say!("score {s:+}"),
-        None => {}
+        None => say!("score unknown (the time ran out before a move was searched)"),
     }
     say!("depth {}", choice.depth);
     say!("nodes {}", choice.nodes);
@@ -563,8 +564,7 @@ fn import(file: &str, section: Option<&str>, out: Option<&std::path::Path>) -> C
         };
         match out {
             Some(dir) => {
-                let path = dir.join(format!("{}.toml", c.name));
-                std::fs::write(&path, game).map_err(|e| format!("{}: {e}", path.display()))?;
+                let path = write_game_file(dir, &c.name, game)?;
                 eprintln!("{file}: [{}] written to {}", c.name, path.display());
             }
             None => say!("# [{}] from {file}, line {}\n{game}", c.name, c.line),
@@ -580,6 +580,19 @@ fn import(file: &str, section: Option<&str>, out: Option<&std::path::Path>) -> C
             refused.join(", ")
         ))
     }
+}
+
+/// Writes a converted game to `dir/NAME.toml`, making the folder if it is
+/// not there; returns the file's path.
+fn write_game_file(
+    dir: &std::path::Path,
+    name: &str,
+    text: &str,
+) -> Result<std::path::PathBuf, String> {
+    std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    let path = dir.join(format!("{name}.toml"));
+    std::fs::write(&path, text).map_err(|e| format!("{}: {e}", path.display()))?;
+    Ok(path)
 }
 
 /// `import game.zrf`: converts the game (or one variant) of a Zillions
@@ -610,8 +623,7 @@ fn import_zrf(file: &str, variant: Option<usize>, out: Option<&std::path::Path>)
         .map_err(|e| e.to_string())?;
     match out {
         Some(dir) => {
-            let to = dir.join(format!("{name}.toml"));
-            std::fs::write(&to, &c.game).map_err(|e| format!("{}: {e}", to.display()))?;
+            let to = write_game_file(dir, &name, &c.game)?;
             eprintln!("{file}: game {index} written to {}", to.display());
         }
         None => say!("{}", c.game),

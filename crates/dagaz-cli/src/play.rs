@@ -18,8 +18,12 @@ use dagaz::session::Session;
 
 /// What can be typed; `example` is a move of the game as it is written.
 fn help(example: &str) -> String {
+    let example = match example {
+        "" => String::new(),
+        e => format!("e.g. {e}; "),
+    };
     format!(
-        "Type a move (e.g. {example}; SAN in the games written in it), or its squares one by \
+        "Type a move ({example}SAN in the games written in it), or its squares one by \
 one, on one line (\"a2 b2 b3\") or over several (\"e2\", then \"e4\"; an empty line ends a \
 move that may stop there), or: moves, undo, fen, record (the game as PGN, PDN or KIF), save \
 FILE, help, quit"

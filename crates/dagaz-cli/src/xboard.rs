@@ -84,6 +84,9 @@ struct Engine {
     thinking: Option<Thinking>,
     /// `analyze` mode, until `exit`.
     analyzing: bool,
+    /// Chess, which `new` goes back to (a `variant` command follows it
+    /// for any other game).
+    chess: Arc<Game>,
 }
 
 /// Runs the protocol until `quit` or the end of the input.
@@ -95,7 +98,7 @@ pub fn run(input: impl BufRead, out: Output) -> Result<(), String> {
     let mut engine = Engine {
         out,
         names: Arc::new(Notation::xboard(&game)),
-        game,
+        game: game.clone(),
         session,
         plays: Some(1),
         depth: None,
@@ -107,6 +110,7 @@ pub fn run(input: impl BufRead, out: Output) -> Result<(), String> {
         threads: 1,
         thinking: None,
         analyzing: false,
+        chess: game.clone(),
     };
     for line in input.lines() {
         let line = line.map_err(|e| e.to_string())?;
@@ -158,7 +162,8 @@ impl Engine {
             | "name" | "rating" | "ics" | "otim" | "result" | "draw" | "." | "?" => {}
             "protover" => self.features(),
             "new" => {
-                self.restart(self.game.clone());
+                // Standard chess, as the protocol says.
+                self.restart(self.chess.clone());
                 // An analysis goes on from the new start; it plays nothing.
                 self.plays = (!self.analyzing).then_some(1);
                 self.depth = None;
@@ -637,6 +642,16 @@ mod tests {
         assert!(
             lines.len() == 1 && !lines[0].starts_with("Illegal"),
             "{lines:?}"
+        );
+        // `new` is chess again.
+        let lines = session(
+            "protover 2\nvariant xiangqi\nnew\nforce\nusermove e2e4\nsd 1\ngo\nping 1\nquit\n",
+        );
+        assert!(!lines.iter().any(|l| l.starts_with("Illegal")), "{lines:?}");
+        let mv = lines.iter().find(|l| l.starts_with("move ")).unwrap();
+        assert!(
+            mv[5..].ends_with(['5', '6']),
+            "a reply of Black's: {lines:?}"
         );
     }
 

@@ -220,7 +220,7 @@ fn describe_game(game: &Game) -> GameDescription {
     let d = &game.display;
     GameDescription {
         name: game.name.clone(),
-        title: game.title.clone(),
+        title: game.full_title(),
         description: game.description.clone(),
         players: game
             .players
@@ -483,7 +483,7 @@ async fn list_matches(State(state): State<Shared>) -> ApiResult<Json<Vec<MatchSu
             let title = state
                 .catalogue
                 .game(&m.game)
-                .map(|g| g.title.clone())
+                .map(|g| g.full_title())
                 .unwrap_or_else(|_| m.game.clone());
             MatchSummary {
                 id: m.id,

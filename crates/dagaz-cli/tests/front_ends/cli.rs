@@ -705,7 +705,8 @@ fn zrf_files_are_imported_and_played_directly() {
     // Written out, the converted file loads as any game file.
     // Removed when the test ends.
     let tmp = tempfile::tempdir().unwrap();
-    let dir = tmp.path();
+    // A folder that is not there yet is made.
+    let dir = &tmp.path().join("games");
     let o = dagaz(
         &[
             "import",
@@ -721,6 +722,38 @@ fn zrf_files_are_imported_and_played_directly() {
     let written = dir.join("chess-2.toml");
     let o = dagaz(&["perft", written.to_str().unwrap(), "2"], "");
     assert!(stdout(&o).contains("nodes 110"), "{}", stdout(&o));
+}
+
+#[test]
+fn absurd_counts_and_misnamed_engines_are_refused_clearly() {
+    let o = dagaz(&["perft", "chess", "1000"], "");
+    assert!(!o.status.success());
+    assert!(stderr(&o).contains("0..=64"), "{}", stderr(&o));
+    let o = dagaz(
+        &[
+            "match", "chess", "--a", "random", "--b", "random", "--games", "0",
+        ],
+        "",
+    );
+    assert!(!o.status.success());
+    assert!(stderr(&o).contains("--games"), "{}", stderr(&o));
+    let o = dagaz(
+        &["analyse", "chess", "--ai", "uci:/usr/games/stockfish@1s"],
+        "",
+    );
+    assert!(!o.status.success());
+    assert!(stderr(&o).contains("only in matches"), "{}", stderr(&o));
+    // Fairy-Stockfish's names of variants are games too; a near miss is
+    // answered with what it may mean.
+    let o = dagaz(&["perft", "crazyhouse", "1"], "");
+    assert!(stdout(&o).contains("nodes 20"), "{}", stderr(&o));
+    let o = dagaz(&["perft", "chess960", "1"], "");
+    assert!(!o.status.success());
+    assert!(
+        stderr(&o).contains("did you mean") && stderr(&o).contains("chess:chess960"),
+        "{}",
+        stderr(&o)
+    );
 }
 
 #[test]

@@ -216,7 +216,9 @@ impl Tally {
         let variance = w * (1.0 - s).powi(2) + d * (0.5 - s).powi(2) + (1.0 - w - d) * s.powi(2);
         let margin = 1.96 * (variance / n).sqrt();
         let (low, high) = (elo((s - margin).max(0.0)), elo((s + margin).min(1.0)));
-        (elo(s), (high - low) / 2.0)
+        // An even score is +0, not −0.
+        let even = |e: f64| if e == 0.0 { 0.0 } else { e };
+        (even(elo(s)), (high - low) / 2.0)
     }
 }
 
@@ -261,6 +263,12 @@ mod tests {
             draws: 0,
         };
         assert!(even.elo().0.abs() < 1e-9);
+        let drawn = Tally {
+            a: 0,
+            b: 0,
+            draws: 4,
+        };
+        assert_eq!(format!("{:+.0}", drawn.elo().0), "+0");
         let t = Tally {
             a: 75,
             b: 25,

@@ -71,6 +71,15 @@ impl FromStr for Engine {
             Some((k, l)) => (k, Some(l)),
             None => (spec, None),
         };
+        match kind {
+            "random" | "ab" | "mcts" | "mcts-greedy" => {}
+            "uci" | "usi" | "xboard" => {
+                return Err(fail(
+                    "an external engine plays only in matches (`dagaz match … --b uci:PATH`)",
+                ));
+            }
+            _ => return Err(fail(&format!("unknown engine '{kind}'"))),
+        }
         let limit = match limit {
             None => None,
             Some(l) => Some(Limit::parse(l).map_err(|why| fail(&why))?),
@@ -81,11 +90,11 @@ impl FromStr for Engine {
             "ab" => Ok(Engine::AlphaBeta(
                 limit.unwrap_or(Limit::Time(Duration::from_secs(1))),
             )),
-            "mcts" | "mcts-greedy" => Ok(Engine::Mcts {
+            // "mcts" or "mcts-greedy", the kinds left.
+            _ => Ok(Engine::Mcts {
                 limit: limit.unwrap_or(Limit::Time(Duration::from_secs(1))),
                 greedy: kind == "mcts-greedy",
             }),
-            _ => Err(fail(&format!("unknown engine '{kind}'"))),
         }
     }
 }

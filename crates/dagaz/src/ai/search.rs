@@ -306,7 +306,8 @@ impl<'g> Searcher<'g> {
         let pv = self.principal_variation(pos, &mv, completed.max(1) as usize)?;
         Ok(Some(Choice {
             mv,
-            score: Some(best.0),
+            // No score if the time ran out before any move was searched.
+            score: (best.0 > -INF).then_some(best.0),
             depth: completed,
             pv,
             nodes: self.nodes,

@@ -197,9 +197,31 @@ pub fn fairy_stockfish_game(name: &str) -> Option<&'static str> {
         .map(|(_, game)| game)
 }
 
-/// Loads a built-in game by name, or a game file by path (anything with a
-/// `/` or ending in `.toml`). A `:variant` suffix selects one of the
-/// variants the game file defines (`turkish-draughts:end`).
+/// The built-in games and variants an unknown name may have meant: the
+/// variants of that name (`chess960` → `chess:chess960`), and the games
+/// whose names contain it or it theirs.
+fn suggestions(name: &str) -> String {
+    let name = name.to_ascii_lowercase();
+    let variant = name.rsplit(':').next().unwrap_or(&name);
+    let variants = GAMES
+        .iter()
+        .filter(|g| g.source.contains(&format!("[variants.{variant}]")))
+        .map(|g| format!("{}:{variant}", g.name));
+    let games = GAMES
+        .iter()
+        .filter(|g| g.name.contains(&name) || name.contains(g.name))
+        .map(|g| g.name.to_string());
+    let found: Vec<String> = variants.chain(games).take(8).collect();
+    match found.as_slice() {
+        [] => String::new(),
+        names => format!(" (did you mean {}?)", names.join(", ")),
+    }
+}
+
+/// Loads a built-in game by name, a variant a built-in game plays by
+/// Fairy-Stockfish's name (`crazyhouse`), or a game file by path (anything
+/// with a `/` or ending in `.toml`). A `:variant` suffix selects one of
+/// the variants the game file defines (`turkish-draughts:end`).
 pub fn load_game(name_or_path: &str) -> Result<Game, GameError> {
     let (base, variant) = match name_or_path.rsplit_once(':') {
         Some((b, v)) if !v.is_empty() && !v.contains('/') => (b, Some(v)),
@@ -225,8 +247,17 @@ pub fn load_game(name_or_path: &str) -> Result<Game, GameError> {
                 g.name.to_string(),
             ),
             None => {
+                // Fairy-Stockfish's name of a variant a built-in game plays.
+                if let Some(game) = variant
+                    .is_none()
+                    .then(|| fairy_stockfish_game(base))
+                    .flatten()
+                {
+                    return load_game(game);
+                }
                 return Err(GameError::UnknownGame {
                     name: name_or_path.to_string(),
+                    suggestions: suggestions(name_or_path),
                     known: GAMES.iter().map(|g| g.name).collect::<Vec<_>>().join(", "),
                 });
             }

@@ -52,8 +52,13 @@ use crate::text::read_position;
 /// Why a game could not be loaded.
 #[derive(Debug, thiserror::Error)]
 pub enum GameError {
-    #[error("unknown game '{name}'; the built-in games are: {known}")]
-    UnknownGame { name: String, known: String },
+    #[error("unknown game '{name}'{suggestions}; the built-in games are: {known}")]
+    UnknownGame {
+        name: String,
+        /// " (did you mean …?)", or empty.
+        suggestions: String,
+        known: String,
+    },
     #[error("cannot read game file {path}: {source}")]
     Io {
         path: String,

@@ -202,6 +202,16 @@ fn unknown_games_and_missing_files() {
         Err(e @ GameError::UnknownGame { .. }) => assert!(e.to_string().contains("chess")),
         other => panic!("{other:?}"),
     }
+    // A variant's name alone: the games that have it are suggested.
+    match load_game("chess960") {
+        Err(e @ GameError::UnknownGame { .. }) => {
+            let text = e.to_string();
+            assert!(text.contains("did you mean chess:chess960"), "{text}");
+        }
+        other => panic!("{other:?}"),
+    }
+    // Fairy-Stockfish's name of a variant loads the game that plays it.
+    assert_eq!(load_game("crazyhouse").unwrap().name, "chess:crazyhouse");
     match load_game("/no/such/file.toml") {
         Err(e @ GameError::Io { .. }) => assert!(e.to_string().contains("/no/such/file.toml")),
         other => panic!("{other:?}"),
