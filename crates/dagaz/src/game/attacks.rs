@@ -244,6 +244,23 @@ impl Attacks {
         })
     }
 
+    /// Builds now every table a search asks for (the general one and the
+    /// royal pieces' of each attacker), which would otherwise be built the
+    /// first time each is asked for: in the largest games that takes
+    /// seconds, which a timed search should not spend.
+    pub(crate) fn build_all(&self, game: &Game) {
+        for by in 0..self.any.len() {
+            self.table(game, by, any_piece());
+            for &royal in game.royal_types() {
+                let target = crate::position::CellInfo {
+                    piece: royal,
+                    ..any_piece()
+                };
+                self.table(game, by, target);
+            }
+        }
+    }
+
     /// Piece types whose attacks are found by running their programs.
     #[cfg(test)]
     pub(crate) fn fallback_types(&self, game: &Game, by: usize) -> &[u16] {
@@ -257,7 +274,6 @@ impl Attacks {
 }
 
 /// A target that is no royal piece: the general table's.
-#[cfg(test)]
 fn any_piece() -> crate::position::CellInfo {
     crate::position::CellInfo {
         piece: crate::position::NO_PIECE,

@@ -775,6 +775,14 @@ impl Game {
         self.rules.free_opening && pos.phase() == FREE_PHASE
     }
 
+    /// Builds now the attack tables that are otherwise built the first
+    /// time a test asks for them (seconds in the largest games): a timed
+    /// search calls this before its clock starts, an engine protocol when
+    /// the GUI waits for it (`isready`).
+    pub fn prepare_attacks(&self) {
+        self.attacks.build_all(self);
+    }
+
     /// The title with the variant loaded, if one was (`Chess (chess960)`).
     pub fn full_title(&self) -> String {
         match self.name.split_once(':') {
