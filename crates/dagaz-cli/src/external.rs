@@ -292,19 +292,17 @@ impl External {
     }
 
     /// `position startpos|fen F|sfen F [moves …]`: the session's start
-    /// (a position string where it is not the setup) and its moves.
+    /// (where it is not the setup: a position string as Fairy-Stockfish
+    /// writes it, an SFEN in USI) and its moves.
     fn position_command(&self, session: &Session) -> String {
         let game = session.game();
-        let start = game.write_position(session.start());
-        let mut position = if start == game.write_position(game.setup()) {
+        let start = session.start();
+        let mut position = if start.hash() == game.setup().hash() {
             String::from("position startpos")
+        } else if self.spec.protocol == Protocol::Usi {
+            format!("position sfen {}", game.write_position(start))
         } else {
-            let word = if self.spec.protocol == Protocol::Usi {
-                "sfen"
-            } else {
-                "fen"
-            };
-            format!("position {word} {start}")
+            format!("position fen {}", game.write_position_fsf(start))
         };
         if !session.texts().is_empty() {
             position += " moves";

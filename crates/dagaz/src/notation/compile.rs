@@ -430,7 +430,7 @@ impl<'a, 'b> ProgramBuilder<'a, 'b> {
                         .finish(std::slice::from_ref(alt), prologue_take)
                 })
                 .collect::<Result<Vec<Program>, NotationError>>()?;
-            if rest.iter().all(|p| p.guard > 0) {
+            if rest.iter().all(Program::has_guard) {
                 self.prog.rest = rest;
                 self.prog.split = true;
                 self.prog.kernel = leading;
@@ -501,6 +501,9 @@ impl<'a, 'b> ProgramBuilder<'a, 'b> {
                 ),
             })
             .count() as u32;
+        if self.prog.guard == 0 {
+            self.prog.guard_paths = self.prog.guard_paths();
+        }
         Ok(self.prog)
     }
 

@@ -400,8 +400,14 @@ pub struct Program {
     /// test (no choice, no effect): the guard that can rule the program
     /// out before the interpreter starts.
     pub guard: u32,
+    /// Where there is no such guard: the ways through the instructions
+    /// the program begins with (from `guard_at`), each a straight list of
+    /// steps, content tests, saved squares and captures
+    /// ([`Program::guard_paths`], a draughts capture's first jump in each
+    /// direction). Generation runs the program only where one of them
+    /// passes; `None`: no guard of this kind.
+    pub guard_paths: Option<Vec<Vec<Op>>>,
     /// Where the guard's instructions start (after the prologue and a
-    /// lone alternative's fused instruction).
     pub guard_at: u32,
     /// Jump targets of ZRF instructions ([`ZrfOp::Unless`],
     /// [`ZrfOp::Loop`], [`ZrfOp::Partial`]).
@@ -411,6 +417,114 @@ pub struct Program {
     /// The program has [`ZrfOp::Partial`] instructions.
     pub partial: bool,
 }
+/// The most ways a guard follows, and the most instructions on one.
+const GUARD_PATHS: usize = 16;
+const GUARD_LENGTH: usize = 24;
+
+impl Program {
+    /// Whether generation can rule the program out by its guard.
+    pub fn has_guard(&self) -> bool {
+        self.guard > 0 || self.guard_paths.is_some()
+    }
+
+    /// The ways through the instructions from `guard_at` on, each up to
+    /// the first instruction that is not a step, a content test, a choice
+    /// of direction (one way per direction), a fork (one way per branch),
+    /// a saved square or a capture: each way as a straight list of steps
+    /// (a bound direction resolved), tests, saved squares and captures.
+    /// A way that cannot pass (a step by a direction not yet bound) is
+    /// left out. `None` if some way has nothing that can fail (the guard
+    /// would always pass), or the ways are too many or too long.
+    pub fn guard_paths(&self) -> Option<Vec<Vec<Op>>> {
+        let mut paths = Vec::new();
+        let way = Way {
+            pc: self.guard_at as usize,
+            ops: Vec::new(),
+            vars: [u8::MAX; 10],
+            can_fail: false,
+        };
+        self.follow(way, &mut paths)?;
+        Some(paths)
+    }
+
+    /// Follows one way (see [`Program::guard_paths`]) and its branches;
+    /// `None` as there.
+    fn follow(&self, mut way: Way, paths: &mut Vec<Vec<Op>>) -> Option<()> {
+        loop {
+            if way.ops.len() > GUARD_LENGTH {
+                return None;
+            }
+            let op = self.ops.get(way.pc).copied();
+            match op {
+                Some(Op::Test(Test::Visited | Test::NotVisited)) | None => return way.end(paths),
+                Some(op @ (Op::Step(_) | Op::Test(_) | Op::IsType(_) | Op::InZone(_))) => {
+                    way.ops.push(op);
+                    way.can_fail = true;
+                }
+                Some(op @ (Op::NavPush | Op::NavPop | Op::Capture)) => way.ops.push(op),
+                Some(Op::StepVar { var, back }) => {
+                    let d = *way.vars.get(var as usize)?;
+                    if d == u8::MAX {
+                        // Unbound: this way fails here.
+                        return Some(());
+                    }
+                    if back {
+                        // The way back is the board's to say: the guard
+                        // ends here.
+                        return way.end(paths);
+                    }
+                    way.ops.push(Op::Step(Dir(d)));
+                    way.can_fail = true;
+                }
+                Some(Op::StepAny(list) | Op::Bind { list, .. }) => {
+                    for &d in self.dir_lists.get(list as usize)? {
+                        let mut branch = way.clone();
+                        if let Some(Op::Bind { var, .. }) = op {
+                            *branch.vars.get_mut(var as usize)? = d.0;
+                        }
+                        branch.ops.push(Op::Step(d));
+                        branch.can_fail = true;
+                        branch.pc += 1;
+                        self.follow(branch, paths)?;
+                    }
+                    return Some(());
+                }
+                Some(Op::Fork(target)) => {
+                    let mut other = way.clone();
+                    other.pc = target as usize;
+                    way.pc += 1;
+                    self.follow(way, paths)?;
+                    return self.follow(other, paths);
+                }
+                Some(_) => return way.end(paths),
+            }
+            way.pc += 1;
+        }
+    }
+}
+
+/// One way through a guard being followed ([`Program::follow`]).
+#[derive(Clone)]
+struct Way {
+    pc: usize,
+    ops: Vec<Op>,
+    /// The direction bound to each variable, or `u8::MAX`.
+    vars: [u8; 10],
+    /// Something on the way can fail.
+    can_fail: bool,
+}
+
+impl Way {
+    /// The way ends here: kept, unless nothing on it can fail.
+    fn end(self, paths: &mut Vec<Vec<Op>>) -> Option<()> {
+        if !self.can_fail || paths.len() >= GUARD_PATHS {
+            return None;
+        }
+        paths.push(self.ops);
+        Some(())
+    }
+}
+
 #[cfg(test)]
 mod tests {
     /// The interpreter's instructions stay small: the ZRF ones too.

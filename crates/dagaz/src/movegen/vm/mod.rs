@@ -31,6 +31,7 @@ use emit::{Dedup, Simple};
 
 const NONE: u16 = u16::MAX;
 const UNBOUND: u8 = u8::MAX;
+
 /// Choice points one piece may create while generating its moves before
 /// generation is abandoned with an error (protects against expressions
 /// with exponentially many paths).
@@ -281,8 +282,9 @@ impl Vm {
         Ok(())
     }
 
-    /// Whether the first instructions of `prog` (its guard: steps and
-    /// tests only) succeed for the piece on `start`, run as they would be
+    /// Whether `prog` may have moves for the piece on `start`, judged by
+    /// its guard: the steps and tests it starts with ([`Program::guard`]),
+    /// or else the ways of [`Program::guard_paths`], run as they would be
     /// after the prologue lifts the piece. False means the program has no
     /// moves here.
     fn guard_passes(
@@ -301,19 +303,12 @@ impl Vm {
             return true;
         };
         if guard.is_empty() {
-            return true;
+            return match &prog.guard_paths {
+                Some(paths) => self.some_path_passes(env, cells, paths, start),
+                None => true,
+            };
         }
-        // The state after `^`: the piece in the hand, its square empty (and
-        // in the log, so that `a` and `s` see the board as it was). The
-        // tests of a guard read nothing else of the machine's state.
-        self.log.clear();
-        self.nav.clear();
-        self.lt_ref = NONE;
-        self.from = start.0;
-        self.hand = piece;
-        self.hand_is_mover = true;
-        self.log.push(Undo::Cell(start.0, piece));
-        cells[start.index()] = Cell::EMPTY;
+        self.lift_for_guard(cells, start, piece);
         let mut cursor = start;
         let mut passes = true;
         for op in guard {
@@ -342,10 +337,111 @@ impl Vm {
                 break;
             }
         }
+        self.put_back_after_guard(cells, start, piece);
+        passes
+    }
+
+    /// The state after `^` for a guard: the piece in the hand, its square
+    /// empty (and in the log, so that `a` and `s` see the board as it
+    /// was). The tests of a guard read nothing else of the machine's state.
+    #[inline(always)]
+    fn lift_for_guard(&mut self, cells: &mut [Cell], start: Square, piece: Cell) {
+        self.log.clear();
+        self.nav.clear();
+        self.lt_ref = NONE;
+        self.from = start.0;
+        self.hand = piece;
+        self.hand_is_mover = true;
+        self.log.push(Undo::Cell(start.0, piece));
+        cells[start.index()] = Cell::EMPTY;
+    }
+
+    /// Undoes [`Vm::lift_for_guard`].
+    #[inline(always)]
+    fn put_back_after_guard(&mut self, cells: &mut [Cell], start: Square, piece: Cell) {
         cells[start.index()] = piece;
         self.log.clear();
         self.nav.clear();
+    }
+
+    /// Whether one of a guard's ways ([`Program::guard_paths`]) passes
+    /// for the piece on `start`.
+    #[inline(never)]
+    fn some_path_passes(
+        &mut self,
+        env: &Env,
+        cells: &mut [Cell],
+        paths: &[Vec<Op>],
+        start: Square,
+    ) -> bool {
+        let piece = cells[start.index()];
+        self.lift_for_guard(cells, start, piece);
+        let passes = paths
+            .iter()
+            .any(|path| self.guard_path_passes(env, cells, path, start));
+        self.put_back_after_guard(cells, start, piece);
         passes
+    }
+
+    /// One way of a guard from `start`: its steps and tests pass. After
+    /// a capture (taken to succeed), a test of its square or of attacks is
+    /// not read: what the capture changed is the interpreter's to see.
+    fn guard_path_passes(
+        &mut self,
+        env: &Env,
+        cells: &mut [Cell],
+        path: &[Op],
+        start: Square,
+    ) -> bool {
+        let mut cursor = start;
+        let mut taken: [u16; 4] = [NONE; 4];
+        let mut takes = 0;
+        self.nav.clear();
+        for &op in path {
+            let passes = match op {
+                Op::Step(d) => match env.game.topology.step(cursor, d) {
+                    Some(next) => {
+                        cursor = next;
+                        true
+                    }
+                    None => false,
+                },
+                // After a capture, what it changed is not read: its square,
+                // and attacks (the piece taken may have been the attacker).
+                Op::Test(_) | Op::IsType(_) if takes > 0 && taken[..takes].contains(&cursor.0) => {
+                    true
+                }
+                Op::Test(
+                    Test::Attacked | Test::NotAttacked | Test::Protected | Test::NotProtected,
+                ) if takes > 0 => true,
+                Op::Test(t) => self.test(env, cells, cursor, t),
+                Op::IsType(t) => is_type(env, cells, cursor, t),
+                Op::InZone(z) => env.game.zones.contains(z as usize, env.player, cursor),
+                Op::NavPush => {
+                    self.nav.push(cursor.0);
+                    true
+                }
+                Op::NavPop => {
+                    cursor = Square(self.nav.pop().unwrap_or(cursor.0));
+                    true
+                }
+                Op::Capture => match taken.get_mut(takes) {
+                    Some(slot) => {
+                        *slot = cursor.0;
+                        takes += 1;
+                        true
+                    }
+                    // More captures than kept: the rest of the way is
+                    // not read.
+                    None => return true,
+                },
+                _ => true,
+            };
+            if !passes {
+                return false;
+            }
+        }
+        true
     }
 
     /// Sets what the moves about to be emitted by the fused instructions
