@@ -311,34 +311,41 @@ impl Vm {
         self.lift_for_guard(cells, start, piece);
         let mut cursor = start;
         let mut passes = true;
-        for op in guard {
-            passes = match *op {
-                Op::Step(d) => match env.game.topology.step(cursor, d) {
-                    Some(next) => {
-                        cursor = next;
-                        true
-                    }
-                    None => false,
-                },
-                Op::Test(t) => self.test(env, cells, cursor, t),
-                Op::IsType(t) => is_type(env, cells, cursor, t),
-                Op::InZone(z) => env.game.zones.contains(z as usize, env.player, cursor),
-                Op::NavPush => {
-                    self.nav.push(cursor.0);
-                    true
-                }
-                Op::NavPop => {
-                    cursor = Square(self.nav.pop().unwrap_or(cursor.0));
-                    true
-                }
-                _ => true,
-            };
+        for &op in guard {
+            passes = self.guard_op(env, cells, op, &mut cursor);
             if !passes {
                 break;
             }
         }
         self.put_back_after_guard(cells, start, piece);
         passes
+    }
+
+    /// One step, test or saved square of a guard at `cursor` (which steps
+    /// move): whether it passes. Other instructions pass.
+    #[inline(always)]
+    fn guard_op(&mut self, env: &Env, cells: &mut [Cell], op: Op, cursor: &mut Square) -> bool {
+        match op {
+            Op::Step(d) => match env.game.topology.step(*cursor, d) {
+                Some(next) => {
+                    *cursor = next;
+                    true
+                }
+                None => false,
+            },
+            Op::Test(t) => self.test(env, cells, *cursor, t),
+            Op::IsType(t) => is_type(env, cells, *cursor, t),
+            Op::InZone(z) => env.game.zones.contains(z as usize, env.player, *cursor),
+            Op::NavPush => {
+                self.nav.push(cursor.0);
+                true
+            }
+            Op::NavPop => {
+                *cursor = Square(self.nav.pop().unwrap_or(cursor.0));
+                true
+            }
+            _ => true,
+        }
     }
 
     /// The state after `^` for a guard: the piece in the hand, its square
@@ -399,13 +406,6 @@ impl Vm {
         self.nav.clear();
         for &op in path {
             let passes = match op {
-                Op::Step(d) => match env.game.topology.step(cursor, d) {
-                    Some(next) => {
-                        cursor = next;
-                        true
-                    }
-                    None => false,
-                },
                 // After a capture, what it changed is not read: its square,
                 // and attacks (the piece taken may have been the attacker).
                 Op::Test(_) | Op::IsType(_) if takes > 0 && taken[..takes].contains(&cursor.0) => {
@@ -414,17 +414,6 @@ impl Vm {
                 Op::Test(
                     Test::Attacked | Test::NotAttacked | Test::Protected | Test::NotProtected,
                 ) if takes > 0 => true,
-                Op::Test(t) => self.test(env, cells, cursor, t),
-                Op::IsType(t) => is_type(env, cells, cursor, t),
-                Op::InZone(z) => env.game.zones.contains(z as usize, env.player, cursor),
-                Op::NavPush => {
-                    self.nav.push(cursor.0);
-                    true
-                }
-                Op::NavPop => {
-                    cursor = Square(self.nav.pop().unwrap_or(cursor.0));
-                    true
-                }
                 Op::Capture => match taken.get_mut(takes) {
                     Some(slot) => {
                         *slot = cursor.0;
@@ -435,7 +424,7 @@ impl Vm {
                     // not read.
                     None => return true,
                 },
-                _ => true,
+                op => self.guard_op(env, cells, op, &mut cursor),
             };
             if !passes {
                 return false;
