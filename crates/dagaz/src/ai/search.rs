@@ -447,7 +447,12 @@ impl<'g> Searcher<'g> {
                 }
             }
             self.checked = Some(now);
-            self.check_at = self.nodes + self.check_every;
+            // A node budget is looked at when it is spent, exactly: the
+            // search stops at the same node however fast the machine.
+            let next = self.nodes + self.check_every;
+            self.check_at = self
+                .max_nodes
+                .map_or(next, |n| next.min(n.max(self.nodes + 1)));
         }
         self.stopped
     }
