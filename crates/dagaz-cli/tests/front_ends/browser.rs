@@ -58,6 +58,10 @@ impl Driver {
                 format!("--window-size={width},{height}"),
             ]}),
         );
+        // A page that has not loaded in 20 s fails the test: pages that
+        // stalled the next one (streams held open by pages left behind,
+        // a minute each) slowed these tests instead of failing them.
+        caps.insert("timeouts".into(), json!({"pageLoad": 20_000}));
         ClientBuilder::native()
             .capabilities(caps)
             .connect(&self.url)

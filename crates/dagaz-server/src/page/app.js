@@ -75,6 +75,18 @@ function go(path) {
 }
 
 window.addEventListener("popstate", route);
+// A page that is left holds no stream open, even while the browser keeps
+// it to come back to: a browser opens at most six connections to one
+// server over HTTP/1.1, and kept pages' streams would use them up and
+// stall the next page. A page brought back from that cache shows its
+// match afresh.
+window.addEventListener("pagehide", () => {
+  if (events) events.close();
+  events = null;
+});
+window.addEventListener("pageshow", (e) => {
+  if (e.persisted) route();
+});
 
 // ---- home: new game and saved matches --------------------------------------
 
