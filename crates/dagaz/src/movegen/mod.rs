@@ -783,6 +783,15 @@ pub struct Legality {
 }
 
 impl Legality {
+    /// [`Generator::allows`] passes every move of the list: its moves
+    /// are the legal moves.
+    fn allows_all(&self, game: &Game) -> bool {
+        !self.lazy
+            || (self.guard.is_none()
+                && game.rules.ko.is_none()
+                && game.rules.no_drop_mate.is_empty())
+    }
+
     /// The moves are pseudo-legal: some may be refused by
     /// [`Generator::allows`], so their number is not the number of legal
     /// moves.
@@ -1031,10 +1040,27 @@ pub fn perft_with(
     generator: &mut Generator,
 ) -> Result<u64, GenError> {
     let mut lists: Vec<MoveList> = (0..=depth).map(|_| MoveList::new()).collect();
-    perft_at(game, pos, depth, generator, &mut lists)
+    perft_at::<false>(game, pos, depth, generator, &mut lists)
 }
 
-fn perft_at(
+/// [`perft_with`] that counts the moves of the last ply without making
+/// them wherever the list holds exactly the legal moves (bulk counting,
+/// as most perft programs do; the same counts, found faster). Moves whose
+/// legality is only known once made (a chess move that may leave the
+/// King attacked) are still made.
+pub fn perft_bulk_with(
+    game: &Game,
+    pos: &mut Position,
+    depth: u32,
+    generator: &mut Generator,
+) -> Result<u64, GenError> {
+    let mut lists: Vec<MoveList> = (0..=depth).map(|_| MoveList::new()).collect();
+    perft_at::<true>(game, pos, depth, generator, &mut lists)
+}
+
+/// Perft below `pos`; `BULK`: the moves of the last ply are counted
+/// without making them where the list is exact.
+fn perft_at<const BULK: bool>(
     game: &Game,
     pos: &mut Position,
     depth: u32,
@@ -1045,14 +1071,18 @@ fn perft_at(
         return Ok(1);
     }
     let (list, rest) = lists.split_first_mut().expect("one list per ply");
+    let counted = BULK && depth == 1;
     let mut nodes = 0;
     if Generator::streams(game, pos) {
         let legality = generator.stream(game, pos, list)?;
+        if counted && legality.allows_all(game) {
+            return Ok(list.len() as u64);
+        }
         for i in 0..list.len() {
             let mv = list.get(i);
             game.make(pos, mv);
             if generator.allows(game, pos, mv, &legality)? {
-                nodes += perft_below(game, pos, depth, generator, rest)?;
+                nodes += perft_below::<BULK>(game, pos, depth, generator, rest)?;
             }
             game.undo(pos, mv);
         }
@@ -1060,10 +1090,13 @@ fn perft_at(
         // Every player's moves in a free opening (`moves_to_try` would
         // keep the side to move's).
         generator.legal(game, pos, list)?;
+        if counted {
+            return Ok(list.len() as u64);
+        }
         for i in 0..list.len() {
             let mv = list.get(i);
             game.make(pos, mv);
-            nodes += perft_below(game, pos, depth, generator, rest)?;
+            nodes += perft_below::<BULK>(game, pos, depth, generator, rest)?;
             game.undo(pos, mv);
         }
     }
@@ -1073,7 +1106,7 @@ fn perft_at(
 /// The leaves under a move made at a node `depth` plies from them: a leaf
 /// is counted without a call.
 #[inline(always)]
-fn perft_below(
+fn perft_below<const BULK: bool>(
     game: &Game,
     pos: &mut Position,
     depth: u32,
@@ -1083,7 +1116,7 @@ fn perft_below(
     if depth == 1 {
         Ok(1)
     } else {
-        perft_at(game, pos, depth - 1, generator, lists)
+        perft_at::<BULK>(game, pos, depth - 1, generator, lists)
     }
 }
 

@@ -503,6 +503,9 @@ impl<'a, 'b> ProgramBuilder<'a, 'b> {
             .count() as u32;
         if self.prog.guard == 0 {
             self.prog.guard_paths = self.prog.guard_paths();
+            self.prog.guard_table = self.prog.guard_paths.as_ref().and_then(|ways| {
+                crate::notation::program::GuardTable::new(ways, self.ctx.topology)
+            });
         }
         Ok(self.prog)
     }

@@ -4,7 +4,7 @@
 //! Directions in a program are board directions: the player's direction map
 //! has already been applied, so one program exists per piece and player.
 
-use crate::board::{Dir, Square};
+use crate::board::{Dir, Square, Topology};
 
 /// A condition on the cursor square (or on the piece in the hand).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -323,6 +323,123 @@ impl WalkPaths {
     }
 }
 
+/// A guard's ways ([`Program::guard_paths`]) from every square, resolved
+/// on the board: for each way, the squares it reads and the content tests
+/// (bits of [`WALK_TESTS`]) each must pass. What the ways read of the
+/// start square (empty once the piece is lifted) and of squares they
+/// captured on (taken to succeed) is decided here, not at each node;
+/// ways that step off the board or fail on the start square are left
+/// out.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct GuardTable {
+    /// Per square, where its ways start in `tests` (one more entry than
+    /// squares).
+    pub starts: Vec<u32>,
+    /// The ways, one after the other, each ending with an entry whose
+    /// `last` is set.
+    pub tests: Vec<GuardTest>,
+}
+
+/// One square a guard's way reads ([`GuardTable`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct GuardTest {
+    pub square: Square,
+    /// Bits of [`WALK_TESTS`] the square must all pass (none: the way
+    /// passes, whatever stands there).
+    pub tests: u8,
+    /// The last square of its way.
+    pub last: bool,
+}
+
+impl GuardTable {
+    /// The ways from `sq`.
+    #[inline]
+    pub fn from(&self, sq: Square) -> &[GuardTest] {
+        let (a, b) = (self.starts[sq.index()], self.starts[sq.index() + 1]);
+        &self.tests[a as usize..b as usize]
+    }
+
+    /// The table of `ways` on `topology`; `None` if a way reads more than
+    /// steps, content tests, saved squares and captures.
+    pub fn new(ways: &[Vec<Op>], topology: &Topology) -> Option<GuardTable> {
+        let mut table = GuardTable::default();
+        let mut way = Vec::new();
+        for start in topology.squares() {
+            table.starts.push(table.tests.len() as u32);
+            for ops in ways {
+                if resolve_way(ops, topology, start, &mut way)? {
+                    let n = way.len();
+                    way[n - 1].last = true;
+                    table.tests.append(&mut way);
+                }
+                way.clear();
+            }
+        }
+        table.starts.push(table.tests.len() as u32);
+        Some(table)
+    }
+}
+
+/// The squares and tests of one way of a guard from `start`, into `out`
+/// (at least one entry): `Some(false)` if the way cannot pass from there,
+/// `None` if it reads something other than the board's contents.
+fn resolve_way(
+    ops: &[Op],
+    topology: &Topology,
+    start: Square,
+    out: &mut Vec<GuardTest>,
+) -> Option<bool> {
+    // What a lifted piece's empty square passes (p E F).
+    const EMPTY_PASSES: u8 = 0b10_1001;
+    let mut cursor = start;
+    let mut saved = Vec::new();
+    let mut taken = Vec::new();
+    for &op in ops {
+        match op {
+            Op::Step(d) => match topology.step(cursor, d) {
+                Some(next) => cursor = next,
+                None => return Some(false),
+            },
+            Op::NavPush => saved.push(cursor),
+            Op::NavPop => cursor = saved.pop().unwrap_or(cursor),
+            Op::Capture => taken.push(cursor),
+            // After a capture, attacks are not read (as in the ways).
+            Op::Test(Test::Attacked | Test::NotAttacked | Test::Protected | Test::NotProtected)
+                if !taken.is_empty() => {}
+            Op::Test(t) => {
+                let bit = 1u8 << WALK_TESTS.iter().position(|w| *w == t)?;
+                if taken.contains(&cursor) {
+                    continue;
+                }
+                if cursor == start {
+                    if bit & EMPTY_PASSES == 0 {
+                        return Some(false);
+                    }
+                    continue;
+                }
+                match out.last_mut() {
+                    Some(last) if last.square == cursor => last.tests |= bit,
+                    _ => out.push(GuardTest {
+                        square: cursor,
+                        tests: bit,
+                        last: false,
+                    }),
+                }
+            }
+            _ => return None,
+        }
+    }
+    if out.is_empty() {
+        // Nothing left to read: the way passes from here.
+        out.push(GuardTest {
+            square: start,
+            tests: 0,
+            last: false,
+        });
+    }
+    Some(true)
+}
+
 /// A hopper's line (a cannon's), `(d)([p]\1)*[S]\1([p]\1)*[L]`: over
 /// empty squares to the first piece, which must pass the screen test
 /// `S`, then beyond it either every empty square (`L` is `p`) or the
@@ -407,6 +524,10 @@ pub struct Program {
     /// direction). Generation runs the program only where one of them
     /// passes; `None`: no guard of this kind.
     pub guard_paths: Option<Vec<Vec<Op>>>,
+    /// The ways of `guard_paths` worked out from every square, where
+    /// they only step and make content tests ([`GuardTable`]): read
+    /// instead of following the ways' instructions.
+    pub guard_table: Option<GuardTable>,
     /// Where the guard's instructions start (after the prologue and a
     pub guard_at: u32,
     /// Jump targets of ZRF instructions ([`ZrfOp::Unless`],

@@ -23,6 +23,7 @@ use super::attack;
 use crate::board::{Dir, Square};
 use crate::game::Game;
 use crate::game::extension::{Branch, HandlerContext};
+use crate::notation::program::GuardTable;
 use crate::notation::{NO_TYPE, Op, Program, Test, WALK_HAND, WALK_MOVED, WALK_NOT_MOVED};
 use crate::position::{Cell, Change, NO_PIECE, PieceBits, Ply};
 use crate::position::{MoveHeader, MoveList};
@@ -303,9 +304,10 @@ impl Vm {
             return true;
         };
         if guard.is_empty() {
-            return match &prog.guard_paths {
-                Some(paths) => self.some_path_passes(env, cells, paths, start),
-                None => true,
+            return match (&prog.guard_table, &prog.guard_paths) {
+                (Some(table), _) => self.table_passes(env, cells, table, start),
+                (None, Some(paths)) => self.some_path_passes(env, cells, paths, start),
+                (None, None) => true,
             };
         }
         self.lift_for_guard(cells, start, piece);
@@ -369,6 +371,23 @@ impl Vm {
         cells[start.index()] = piece;
         self.log.clear();
         self.nav.clear();
+    }
+
+    /// Whether one of the ways of a guard's table passes for the piece on
+    /// `start` (the table has decided what they read of `start` itself).
+    #[inline]
+    fn table_passes(&self, env: &Env, cells: &[Cell], table: &GuardTable, start: Square) -> bool {
+        let mut passes = true;
+        for t in table.from(start) {
+            passes = passes && self.content_tests(env, cells[t.square.index()], t.tests);
+            if t.last {
+                if passes {
+                    return true;
+                }
+                passes = true;
+            }
+        }
+        false
     }
 
     /// Whether one of a guard's ways ([`Program::guard_paths`]) passes
@@ -1123,6 +1142,62 @@ impl Vm {
             {
                 self.walk(env, cells, prog, rest, from, next, priority, out);
             }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::movegen::{Generator, generation_env};
+
+    /// A guard's table passes where its ways pass: every piece of the
+    /// side to move, at every position of a game played through each
+    /// game that has such tables.
+    #[test]
+    fn guard_tables_agree_with_their_ways() {
+        for name in [
+            "checkers",
+            "russian-draughts",
+            "international-draughts",
+            "frisian-draughts",
+            "thai-draughts",
+        ] {
+            let game = crate::load::load_game(name).unwrap();
+            let mut pos = game.initial_position();
+            let (mut generator, mut list, mut vm) = (Generator::new(), MoveList::new(), Vm::new());
+            let mut compared = [0, 0];
+            for ply in 0..120usize {
+                let owner = pos.side();
+                let (env, cells) = generation_env(&game, &mut pos, owner, None);
+                for i in 0..cells.len().min(game.topology.len()) {
+                    let (sq, c) = (Square(i as u16), cells[i]);
+                    let info = game.cells.info(c);
+                    if c.is_empty() || info.owner as usize != owner || info.piece == NO_PIECE {
+                        continue;
+                    }
+                    let moving = game.moving_type(cells, sq, owner, info.piece);
+                    let prog = &game.pieces[moving as usize].programs[owner];
+                    for rest in std::iter::once(prog).chain(&prog.rest) {
+                        let (Some(table), Some(ways)) = (&rest.guard_table, &rest.guard_paths)
+                        else {
+                            continue;
+                        };
+                        let by_table = vm.table_passes(&env, cells, table, sq);
+                        let by_ways = vm.some_path_passes(&env, cells, ways, sq);
+                        assert_eq!(by_table, by_ways, "{name} ply {ply} {sq:?}");
+                        compared[usize::from(by_ways)] += 1;
+                    }
+                }
+                generator.legal(&game, &mut pos, &mut list).unwrap();
+                if list.is_empty() {
+                    break;
+                }
+                let mv = list.get(ply * 7919 % list.len()).to_owned();
+                game.make(&mut pos, mv.as_ref());
+            }
+            // Both answers were seen.
+            assert!(compared[0] > 0 && compared[1] > 0, "{name}: {compared:?}");
         }
     }
 }
