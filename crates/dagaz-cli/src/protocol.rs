@@ -21,7 +21,7 @@ use dagaz::ai::search::{Searcher, WIN};
 use dagaz::ai::{Choice, Control, Limit};
 use dagaz::game::Game;
 use dagaz::load::library::{builtin_games, fairy_stockfish_game, fairy_stockfish_names, load_game};
-use dagaz::load::load_str;
+use dagaz::load::variant_names;
 use dagaz::session::{Session, SessionError};
 
 use crate::squares::Notation;
@@ -235,9 +235,8 @@ impl Engine {
         let mut names = Vec::new();
         for g in builtin_games() {
             names.push(g.name.to_string());
-            if let Ok(game) = load_str(g.source, g.name, g.name) {
-                names.extend(game.variants.iter().map(|(v, _)| format!("{}:{v}", g.name)));
-            }
+            let variants = variant_names(g.source);
+            names.extend(variants.iter().map(|v| format!("{}:{v}", g.name)));
         }
         for (fsf, _) in fairy_stockfish_names() {
             if !names.iter().any(|n| n == fsf) {
@@ -900,8 +899,6 @@ mod tests {
         let (reader, mut writer) = std::io::pipe().unwrap();
         let feeder = std::thread::spawn(move || {
             let steps = [
-                // (No `usi`: its list of every game takes most of a second
-                // to build on a busy machine.)
                 "position sfen 4k4/9/4P4/9/9/9/9/9/4K4 b G 1\ngo mate infinite\n",
                 "isready\nquit\n",
             ];

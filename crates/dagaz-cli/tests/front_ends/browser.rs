@@ -13,6 +13,7 @@ use std::time::{Duration, Instant};
 
 use crate::server::{TestDb, TestServer};
 use fantoccini::{Client, ClientBuilder, Locator};
+use hyper_util::client::legacy::connect::HttpConnector;
 use serde_json::{Value, json};
 
 /// A chromedriver process; killed when dropped.
@@ -62,7 +63,7 @@ impl Driver {
         // stalled the next one (streams held open by pages left behind,
         // a minute each) slowed these tests instead of failing them.
         caps.insert("timeouts".into(), json!({"pageLoad": 20_000}));
-        ClientBuilder::native()
+        ClientBuilder::new(HttpConnector::new())
             .capabilities(caps)
             .connect(&self.url)
             .await

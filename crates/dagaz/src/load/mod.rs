@@ -75,6 +75,19 @@ pub fn load_str(source: &str, file: &str, name: &str) -> Result<Game, LoadError>
     load_with(source, file, name, &HandlerRegistry::builtin())
 }
 
+/// The names of the variants a game file declares (`[variants.NAME]`), in
+/// the file's order, read without compiling the game (none if the file is
+/// not TOML).
+pub fn variant_names(source: &str) -> Vec<String> {
+    let Ok(mut root) = toml::from_str::<toml::Table>(source) else {
+        return Vec::new();
+    };
+    match root.remove("variants") {
+        Some(toml::Value::Table(t)) => t.keys().cloned().collect(),
+        _ => Vec::new(),
+    }
+}
+
 /// Lays the table `[variants.<variant>]` of a game file over the rest of the
 /// file (tables merge key by key, other values are replaced) and returns
 /// the resulting file text. Errors in a variant are reported against that
@@ -563,5 +576,23 @@ fn single_char(s: &str) -> Option<char> {
     match (it.next(), it.next()) {
         (Some(c), None) => Some(c),
         _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    /// [`super::variant_names`] reads the variants that the compiled game
+    /// lists, for every built-in game (and some games have variants).
+    #[test]
+    fn variant_names_are_the_compiled_games_variants() {
+        let mut with_variants = 0;
+        for g in super::library::builtin_games() {
+            let game = super::load_str(g.source, g.name, g.name).unwrap();
+            let listed: Vec<String> = game.variants.iter().map(|(v, _)| v.clone()).collect();
+            assert_eq!(super::variant_names(g.source), listed, "{}", g.name);
+            with_variants += usize::from(!listed.is_empty());
+        }
+        assert!(with_variants > 0);
+        assert!(super::variant_names("not [toml").is_empty());
     }
 }
