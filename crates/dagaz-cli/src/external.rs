@@ -169,12 +169,6 @@ impl External {
             .map_or_else(|| game.to_string(), |(theirs, _)| theirs.to_string());
         let loaded = dagaz::import::open_game(game)?;
         let chess960 = loaded.shuffles();
-        if chess960 && spec.protocol == Protocol::Xboard {
-            return Err(format!(
-                "{game} starts from shuffled setups, which dagaz does not yet tell XBoard engines \
-                 (use a UCI engine)"
-            ));
-        }
         let notation = match spec.protocol {
             Protocol::Uci => Notation::uci_chess960(chess960),
             Protocol::Usi => Notation::usi(&loaded),
@@ -286,11 +280,6 @@ impl External {
         }
     }
 
-    /// A move of the game as the protocol writes it.
-    fn protocol_text(&self, text: &str) -> String {
-        self.notation.write(text)
-    }
-
     /// `position startpos|fen F|sfen F [moves …]`: the session's start
     /// (where it is not the setup: a position string as Fairy-Stockfish
     /// writes it, an SFEN in USI) and its moves.
@@ -338,8 +327,14 @@ impl External {
         self.send("new")?;
         self.send(&format!("variant {variant}"))?;
         self.send("force")?;
-        for t in session.texts() {
-            let text = self.protocol_text(t);
+        let game = session.game();
+        if session.start().hash() != game.setup().hash() {
+            // A shuffled start (Chess960), as Fairy-Stockfish writes it.
+            let fen = game.write_position_fsf(session.start());
+            self.send(&format!("setboard {fen}"))?;
+        }
+        for (mv, t) in session.played().iter().zip(session.texts()) {
+            let text = self.notation.write_move(game, mv.as_ref(), t);
             let prefix = if self.usermove { "usermove " } else { "" };
             self.send(&format!("{prefix}{text}"))?;
         }

@@ -10,7 +10,7 @@ use dagaz::game::Game;
 use dagaz::position::MoveRef;
 use dagaz::session::Session;
 use dagaz::text::movetext;
-use dagaz::text::san::castling_rook;
+use dagaz::text::san::{castling, castling_rook};
 
 /// The protocol's name of each square; empty where the protocol names
 /// the squares as the game does. A client's move is read by comparing it
@@ -83,7 +83,10 @@ impl SquareNames {
 /// How a protocol writes a game's moves: UCI as dagaz does, with drops
 /// `N@d3`; USI with its own square names in every game and drops `P*5e`;
 /// XBoard as UCI, with ten ranks numbered from 0. In UCI's Chess960
-/// mode a castling is the King taking its own Rook (`e1h1`).
+/// mode, and in XBoard's games that shuffle their setup (as
+/// Fairy-Stockfish writes its `fischerandom` there), a castling is the
+/// King taking its own Rook (`e1h1`). A castling is read as `O-O` or
+/// `O-O-O` too (CECP's form for such games).
 #[derive(Clone, Debug)]
 pub struct Notation {
     names: SquareNames,
@@ -121,7 +124,7 @@ impl Notation {
         Notation {
             names: SquareNames::xboard(game),
             usi: false,
-            chess960: false,
+            chess960: game.shuffles(),
         }
     }
 
@@ -157,11 +160,19 @@ impl Notation {
     }
 
     /// The index of the legal move of `session` that the protocol's
-    /// `text` names.
+    /// `text` names (or, for a castling, `O-O`/`O-O-O`, with letters or
+    /// zeros).
     pub fn find(&self, session: &Session, text: &str) -> Option<usize> {
-        self.legal(session)
+        let found = self
+            .legal(session)
             .iter()
-            .position(|t| t.eq_ignore_ascii_case(text))
+            .position(|t| t.eq_ignore_ascii_case(text));
+        let side = text.replace('0', "O");
+        if found.is_some() || !matches!(side.as_str(), "O-O" | "O-O-O") {
+            return found;
+        }
+        let moves = session.legal();
+        (0..moves.len()).find(|&i| castling(session.game(), moves.get(i)) == Some(side.as_str()))
     }
 
     /// A dagaz move text as the protocol writes it (a castling as dagaz
@@ -267,5 +278,25 @@ mod tests {
         assert_eq!(xiangqi.write("a1a10"), "a0a9");
         let chess = SquareNames::xboard(&load_game("chess").unwrap());
         assert_eq!(chess.write("e2e4"), "e2e4");
+    }
+
+    /// XBoard writes a castling of a shuffled game as the King taking its
+    /// Rook, and of chess as the King's move.
+    #[test]
+    fn xboard_writes_chess960_castlings_as_the_king_taking_its_rook() {
+        let castlings = |game: &str, fen: &str| {
+            let game = std::sync::Arc::new(load_game(game).unwrap());
+            let start = game.parse_position(fen).unwrap();
+            let session = Session::from_position(game.clone(), start).unwrap();
+            let legal = Notation::xboard(&game).legal(&session);
+            ["g1h1", "g1b1", "g1c1", "e1g1", "e1c1"]
+                .into_iter()
+                .filter(|t| legal.iter().any(|l| l == t))
+                .collect::<Vec<_>>()
+        };
+        let fen960 = "1r4kr/pppppppp/8/8/8/8/PPPPPPPP/1R4KR w HBhb - 0 1";
+        assert_eq!(castlings("chess:chess960", fen960), ["g1h1", "g1b1"]);
+        let fen = "r3k2r/pppppppp/8/8/8/8/PPPPPPPP/R3K2R w KQkq - 0 1";
+        assert_eq!(castlings("chess", fen), ["e1g1", "e1c1"]);
     }
 }

@@ -24,7 +24,6 @@ use dagaz::ai::{Choice, Control, Limit};
 use dagaz::game::{Game, GameResult};
 use dagaz::load::library::{fairy_stockfish_game, fairy_stockfish_names, load_game};
 use dagaz::session::Session;
-use dagaz::text::movetext;
 
 use crate::protocol::{Output, open_session, say, within_move_time};
 use crate::squares::Notation;
@@ -286,12 +285,7 @@ impl Engine {
             self.say(&format!("Illegal move (the game is over): {text}"));
             return;
         }
-        let index = self
-            .session
-            .legal_texts()
-            .iter()
-            .position(|t| self.names.write(t).eq_ignore_ascii_case(text));
-        let played = match index {
+        let played = match self.names.find(&self.session, text) {
             Some(i) => self.session.play(i).map(|_| ()),
             None => self.session.play_text(text).map(|_| ()),
         };
@@ -436,7 +430,12 @@ fn play_found(session: &mut Session, names: &Notation, best: Option<Choice>) -> 
     let Some(index) = best.and_then(|c| session.index_of(c.mv.as_ref())) else {
         return result_line(session).into_iter().collect();
     };
-    let text = names.write(&session.legal_texts()[index]);
+    let game = session.game().clone();
+    let text = names.write_move(
+        &game,
+        session.legal().get(index),
+        &session.legal_texts()[index],
+    );
     if session.play(index).is_err() {
         return Vec::new();
     }
@@ -474,7 +473,7 @@ fn thinking_line(game: &Game, names: &Notation, c: &Choice, elapsed: Duration) -
     };
     let pv: Vec<String> =
         c.pv.iter()
-            .map(|m| names.write(&movetext::text(game, m.as_ref())))
+            .map(|m| names.write_found(game, m.as_ref()))
             .collect();
     format!(
         "{} {score} {} {} {}",
@@ -676,6 +675,24 @@ mod tests {
             lines
                 .iter()
                 .any(|l| l.starts_with("tellusererror Illegal position"))
+        );
+    }
+
+    /// In fischerandom a castling is read as `O-O`/`O-O-O` or as the King
+    /// taking its Rook, and the Rook stands where castling puts it.
+    #[test]
+    fn reads_chess960_castlings_both_ways() {
+        let lines = session(
+            "protover 2\nvariant fischerandom\nforce\n\
+             setboard 1r4kr/pppppppp/8/8/8/8/PPPPPPPP/1R4KR w HBhb - 0 1\n\
+             usermove O-O\nusermove g8b8\nusermove f1e1\nusermove d8e8\nping 1\nquit\n",
+        );
+        assert!(lines.contains(&"pong 1".to_string()), "{lines:?}");
+        assert!(
+            !lines
+                .iter()
+                .any(|l| l.starts_with("Illegal") || l.starts_with("Error")),
+            "{lines:?}"
         );
     }
 }

@@ -282,7 +282,9 @@ fn disambiguation(game: &Game, list: &MoveList, index: usize, from: Square, to: 
 
 /// `O-O` or `O-O-O` if the move is a castling (see [`castling_rook`]):
 /// the side is the side of the King where the Rook stood.
-fn castling(game: &Game, mv: MoveRef) -> Option<&'static str> {
+/// `O-O` or `O-O-O` if the move is a castling (the Rook on the King's
+/// right or left as the first player sees the board).
+pub fn castling(game: &Game, mv: MoveRef) -> Option<&'static str> {
     let king = game.topology.coords(mv.header.from()?);
     let rook = game.topology.coords(castling_rook(game, mv)?);
     Some(if rook.col > king.col { "O-O" } else { "O-O-O" })
