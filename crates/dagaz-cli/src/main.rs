@@ -516,12 +516,15 @@ fn analyse(name: &str, fen_text: Option<&str>, ai: &str, seed: u64, threads: usi
         Some(s) if s.abs() >= dagaz::ai::search::WIN - 1000 => {
             let plies = dagaz::ai::search::WIN - s.abs();
             say!(
-                "score {} in {plies} plies",
-                if s > 0 { "win" } else { "loss" }
+                "score {} in {plies} {}",
+                if s > 0 { "win" } else { "loss" },
+                if plies == 1 { "ply" } else { "plies" }
             );
         }
         Some(s) => say!("score {s:+}"),
-        None => say!("score unknown (the time ran out before a move was searched)"),
+        // A player that does not search (random), or a search that ran
+        // out of time before its first move.
+        None => say!("score unknown (no move was searched to the end)"),
     }
     say!("depth {}", choice.depth);
     say!("nodes {}", choice.nodes);
@@ -530,10 +533,19 @@ fn analyse(name: &str, fen_text: Option<&str>, ai: &str, seed: u64, threads: usi
     Ok(())
 }
 
+/// `check`: the game file loads, and so does each of its variants.
 fn check(file: &str) -> CliResult {
     let game = load(file)?;
+    for (variant, _) in &game.variants {
+        load(&format!("{file}:{variant}"))?;
+    }
+    let variants = match game.variants.len() {
+        0 => String::new(),
+        1 => ", 1 variant".to_string(),
+        n => format!(", {n} variants"),
+    };
     say!(
-        "{}: ok ({}, {} players, {} squares, {} piece types)",
+        "{}: ok ({}, {} players, {} squares, {} piece types{variants})",
         file,
         game.title,
         game.players.len(),

@@ -203,7 +203,18 @@ pub fn run(game: &Arc<Game>, spec: &MatchSpec) -> Result<(), String> {
             text.push('\n');
         }
         std::fs::write(path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
-        say!("games saved to {}", path.display());
+        // The game decides the format, whatever the file is called.
+        let format = dagaz::record::Format::of(game).extension();
+        let named = path.extension().and_then(|e| e.to_str());
+        let note = match named {
+            Some(e) if e.eq_ignore_ascii_case(format) => String::new(),
+            _ => format!(
+                " (as {}, {}'s record format)",
+                format.to_uppercase(),
+                game.title
+            ),
+        };
+        say!("games saved to {}{note}", path.display());
     }
     Ok(())
 }

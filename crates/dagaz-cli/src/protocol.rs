@@ -232,18 +232,7 @@ impl Engine {
             &format!("id name dagaz {}", env!("CARGO_PKG_VERSION")),
         );
         say(&self.out, "id author the dagaz developers");
-        let mut names = Vec::new();
-        for g in builtin_games() {
-            names.push(g.name.to_string());
-            let variants = variant_names(g.source);
-            names.extend(variants.iter().map(|v| format!("{}:{v}", g.name)));
-        }
-        for (fsf, _) in fairy_stockfish_names() {
-            if !names.iter().any(|n| n == fsf) {
-                names.push(fsf.to_string());
-            }
-        }
-        let vars: String = names.iter().map(|n| format!(" var {n}")).collect();
+        let vars: String = game_names().iter().map(|n| format!(" var {n}")).collect();
         let (option, default) = (self.dialect.variant_option(), self.dialect.default_game());
         say(
             &self.out,
@@ -487,6 +476,24 @@ pub(crate) fn open_session(
     Session::from_position(game.clone(), pos)
         .and_then(Session::playing_past_claims)
         .map_err(|e| e.to_string())
+}
+
+/// Every game a protocol can be asked for by name: each built-in game and
+/// its variants (`chess:crazyhouse`), then Fairy-Stockfish's names of
+/// the games they play, each name once.
+pub(crate) fn game_names() -> Vec<String> {
+    let mut names = Vec::new();
+    for g in builtin_games() {
+        names.push(g.name.to_string());
+        let variants = variant_names(g.source);
+        names.extend(variants.iter().map(|v| format!("{}:{v}", g.name)));
+    }
+    for (fsf, _) in fairy_stockfish_names() {
+        if !names.iter().any(|n| n == fsf) {
+            names.push(fsf.to_string());
+        }
+    }
+    names
 }
 
 /// Plays a move given in the protocol's form (or dagaz's own) in `session`.

@@ -22,10 +22,10 @@ use std::time::{Duration, Instant};
 use dagaz::ai::search::{Searcher, WIN};
 use dagaz::ai::{Choice, Control, Limit};
 use dagaz::game::{Game, GameResult};
-use dagaz::load::library::{fairy_stockfish_game, fairy_stockfish_names, load_game};
+use dagaz::load::library::{fairy_stockfish_game, load_game};
 use dagaz::session::Session;
 
-use crate::protocol::{Output, open_session, say, within_move_time};
+use crate::protocol::{Output, game_names, open_session, say, within_move_time};
 use crate::squares::Notation;
 
 /// The deepest search `sd` may ask for.
@@ -218,13 +218,9 @@ impl Engine {
     }
 
     fn features(&mut self) {
+        // XBoard's name of chess first, then every name `variant` takes.
         let mut names = vec!["normal".to_string()];
-        names.extend(
-            fairy_stockfish_names()
-                .into_iter()
-                .map(|(n, _)| n.to_string()),
-        );
-        names.dedup();
+        names.extend(game_names().into_iter().filter(|n| n != "normal"));
         let line = format!(
             "feature myname=\"dagaz {}\" ping=1 setboard=1 usermove=1 time=1 draw=0 smp=1 \
              sigint=0 reuse=1 analyze=1 colors=0 san=0 variants=\"{}\" done=1",
@@ -505,6 +501,22 @@ mod tests {
             "xboard\nprotover 2\nnew\nsd 2\npost\nusermove e2e4\nping 7\nusermove e1e8\nquit\n",
         );
         assert!(lines[0].starts_with("feature myname=\"dagaz") && lines[0].ends_with("done=1"));
+        // Every game `variant` takes is offered, each once.
+        let offered = lines[0].split("variants=\"").nth(1).unwrap();
+        let offered: Vec<&str> = offered.split('"').next().unwrap().split(',').collect();
+        for name in [
+            "normal",
+            "checkers",
+            "chu-shogi",
+            "fischerandom",
+            "chess:crazyhouse",
+        ] {
+            assert!(offered.contains(&name), "{name}: {offered:?}");
+        }
+        let mut unique = offered.clone();
+        unique.sort();
+        unique.dedup();
+        assert_eq!(unique.len(), offered.len());
         let at_move = lines.iter().position(|l| l.starts_with("move ")).unwrap();
         let at_pong = lines.iter().position(|l| l == "pong 7").unwrap();
         assert!(at_move < at_pong, "{lines:?}");

@@ -45,6 +45,11 @@ impl Catalogue {
             for path in game_files(dir)? {
                 let text = path.to_string_lossy().to_string();
                 let game = dagaz::import::open_game(&text)?;
+                // Each variant loads too: a broken one stops the server
+                // now, not a player later.
+                for (variant, _) in &game.variants {
+                    dagaz::import::open_game(&format!("{text}:{variant}"))?;
+                }
                 if catalogue.entry(&game.name).is_some() {
                     return Err(format!(
                         "{text}: a game named '{}' is already offered",
@@ -128,5 +133,25 @@ mod tests {
         let e = c.game("../etc/passwd").unwrap_err();
         assert!(e.contains("unknown game"), "{e}");
         assert!(c.game("/tmp/x.toml").is_err());
+    }
+
+    /// A game file of `--games` whose variant does not load stops the
+    /// server at the start, naming the file and the variant.
+    #[test]
+    fn a_broken_variant_in_the_games_folder_is_refused() {
+        let dir = std::env::temp_dir().join(format!("dagaz-catalogue-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let chess = builtin_games().iter().find(|g| g.name == "chess").unwrap();
+        let text = format!(
+            "{}\n[variants.broken]\ndescription = \"x\"\n[variants.broken.pieces.Knight]\nmoves = [\"N[p\"]\n",
+            chess
+                .source
+                .replace("name = \"chess\"", "name = \"mychess\"")
+        );
+        std::fs::write(dir.join("mychess.toml"), text).unwrap();
+        let e = Catalogue::new(Some(&dir)).err();
+        std::fs::remove_dir_all(&dir).unwrap();
+        let e = e.expect("refused");
+        assert!(e.contains("broken") && e.contains("unclosed '['"), "{e}");
     }
 }

@@ -110,6 +110,23 @@ fn check_accepts_good_files_and_refuses_bad_ones() {
     assert!(err.contains("unknown direction letter 'Q'"), "{err}");
     assert!(err.contains("piece Knight"), "{err}");
     assert!(err.contains("bad.toml:"), "{err}");
+
+    // A broken variant fails the check too, named.
+    let chess = dagaz::load::builtin_games()
+        .iter()
+        .find(|g| g.name == "chess")
+        .unwrap();
+    let broken = dir.join("variant.toml");
+    let text = format!(
+        "{}\n[variants.broken]\ndescription = \"x\"\n[variants.broken.pieces.Knight]\nmoves = [\"N[p\"]\n",
+        chess.source
+    );
+    std::fs::write(&broken, text).unwrap();
+    let o = dagaz(&["check", broken.to_str().unwrap()], "");
+    assert!(!o.status.success(), "{}", stdout(&o));
+    let err = stderr(&o);
+    assert!(err.contains("variant broken"), "{err}");
+    assert!(err.contains("unclosed '['"), "{err}");
 }
 
 #[test]
