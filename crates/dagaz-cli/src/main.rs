@@ -109,8 +109,9 @@ enum Command {
         /// Path to a game file
         file: String,
     },
-    /// Convert Fairy-Stockfish custom variants (a `variants.ini` file) into
-    /// dagaz game files, reporting every key that cannot be converted
+    /// Convert Fairy-Stockfish custom variants (a `variants.ini` file) or a
+    /// Zillions of Games rules file (`.zrf`) into dagaz game files,
+    /// reporting everything that cannot be converted
     Import {
         /// The variants.ini file, or a Zillions rules file (.zrf)
         file: String,

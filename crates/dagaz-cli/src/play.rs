@@ -55,6 +55,11 @@ pub fn load_record(game: Option<Arc<Game>>, path: &Path) -> Result<Session, Stri
     let in_file = |e: String| format!("{}: {e}", path.display());
     let records = record::read(&text).map_err(|e| in_file(e.to_string()))?;
     let first = &records[0];
+    // A game named on the command line that the record is not of: said
+    // if the record's moves do not play.
+    let other = game.as_ref().and_then(|g| {
+        record::game_name(first).filter(|named| named.split(':').next() != g.name.split(':').next())
+    });
     let game = match game {
         Some(g) => g,
         None => {
@@ -70,7 +75,13 @@ pub fn load_record(game: Option<Arc<Game>>, path: &Path) -> Result<Session, Stri
             records.len()
         );
     }
-    record::load(game, first).map_err(|e| in_file(e.to_string()))
+    let name = game.name.clone();
+    record::load(game, first).map_err(|e| match other {
+        Some(named) => in_file(format!(
+            "{e} (the record is of {named}, not {name}: leave the game out to play the record's own)"
+        )),
+        None => in_file(e.to_string()),
+    })
 }
 
 /// The tags of a record written from the terminal: the players are a

@@ -234,6 +234,17 @@ fn records_name_variants_and_colours_as_other_programs_do() {
         "{}",
         stdout(&o)
     );
+    // Loaded as another game, the error says which game the record is of.
+    let o = dagaz(
+        &["play", "xiangqi", "--load", zh.to_str().unwrap()],
+        "quit\n",
+    );
+    assert!(!o.status.success());
+    assert!(
+        stderr(&o).contains("the record is of chess:crazyhouse, not xiangqi"),
+        "{}",
+        stderr(&o)
+    );
     // In checkers Black moves first: the first player's name is Black's.
     let ck = tmp.path().join("ck.pdn");
     let text = saved_game("checkers", ("random", "ab:d1"), "4", &ck);
