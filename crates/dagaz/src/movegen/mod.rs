@@ -1039,8 +1039,7 @@ pub fn perft_with(
     depth: u32,
     generator: &mut Generator,
 ) -> Result<u64, GenError> {
-    let mut lists: Vec<MoveList> = (0..=depth).map(|_| MoveList::new()).collect();
-    perft_at::<false>(game, pos, depth, generator, &mut lists)
+    perft_from::<false>(game, pos, depth, generator)
 }
 
 /// [`perft_with`] that counts the moves of the last ply without making
@@ -1054,8 +1053,18 @@ pub fn perft_bulk_with(
     depth: u32,
     generator: &mut Generator,
 ) -> Result<u64, GenError> {
+    perft_from::<true>(game, pos, depth, generator)
+}
+
+/// Perft from `pos` with one move list per ply.
+fn perft_from<const BULK: bool>(
+    game: &Game,
+    pos: &mut Position,
+    depth: u32,
+    generator: &mut Generator,
+) -> Result<u64, GenError> {
     let mut lists: Vec<MoveList> = (0..=depth).map(|_| MoveList::new()).collect();
-    perft_at::<true>(game, pos, depth, generator, &mut lists)
+    perft_at::<BULK>(game, pos, depth, generator, &mut lists)
 }
 
 /// Perft below `pos`; `BULK`: the moves of the last ply are counted
