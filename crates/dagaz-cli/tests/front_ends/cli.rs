@@ -332,7 +332,7 @@ fn analyse_prints_move_score_depth_and_line() {
     );
     let out = stdout(&o);
     assert!(out.contains("best a1a8"), "{out}");
-    assert!(out.contains("score win in 1 plies"), "{out}");
+    assert!(out.contains("score win in 1 ply"), "{out}");
     // The depth asked for is searched, a mate found earlier or not.
     assert!(out.contains("depth 3") && out.contains("pv a1a8"), "{out}");
 }
