@@ -285,13 +285,12 @@ impl External {
     /// writes it, an SFEN in USI) and its moves.
     fn position_command(&self, session: &Session) -> String {
         let game = session.game();
-        let start = session.start();
-        let mut position = if start.hash() == game.setup().hash() {
-            String::from("position startpos")
-        } else if self.spec.protocol == Protocol::Usi {
-            format!("position sfen {}", game.write_position(start))
-        } else {
-            format!("position fen {}", game.write_position_fsf(start))
+        let mut position = match custom_start(session) {
+            None => String::from("position startpos"),
+            Some(start) if self.spec.protocol == Protocol::Usi => {
+                format!("position sfen {}", game.write_position(start))
+            }
+            Some(start) => format!("position fen {}", game.write_position_fsf(start)),
         };
         if !session.texts().is_empty() {
             position += " moves";
@@ -328,9 +327,9 @@ impl External {
         self.send(&format!("variant {variant}"))?;
         self.send("force")?;
         let game = session.game();
-        if session.start().hash() != game.setup().hash() {
+        if let Some(start) = custom_start(session) {
             // A shuffled start (Chess960), as Fairy-Stockfish writes it.
-            let fen = game.write_position_fsf(session.start());
+            let fen = game.write_position_fsf(start);
             self.send(&format!("setboard {fen}"))?;
         }
         for (mv, t) in session.played().iter().zip(session.texts()) {
@@ -374,6 +373,13 @@ impl External {
             }
         }
     }
+}
+
+/// The session's start where it is not the game's setup (a shuffled
+/// Chess960 start), which the engine must be told.
+fn custom_start(session: &Session) -> Option<&dagaz::position::Position> {
+    let start = session.start();
+    (start.hash() != session.game().setup().hash()).then_some(start)
 }
 
 impl Player for External {

@@ -289,6 +289,9 @@ pub const WALK_TESTS: [Test; 6] = [
     Test::NotFriend,
 ];
 
+/// The bits of [`WALK_TESTS`] an empty square passes (p E F).
+pub const EMPTY_PASSES: u8 = 0b10_1001;
+
 /// The paths of one walk from every square: for each path, the squares
 /// its stepping legs reach that carry tests (a leg that tests the piece in
 /// the hand reaches none), in the order the legs' directions are tried.
@@ -389,8 +392,6 @@ fn resolve_way(
     start: Square,
     out: &mut Vec<GuardTest>,
 ) -> Option<bool> {
-    // What a lifted piece's empty square passes (p E F).
-    const EMPTY_PASSES: u8 = 0b10_1001;
     let mut cursor = start;
     let mut saved = Vec::new();
     let mut taken = Vec::new();
@@ -412,6 +413,7 @@ fn resolve_way(
                     continue;
                 }
                 if cursor == start {
+                    // The piece's own square is empty once it is lifted.
                     if bit & EMPTY_PASSES == 0 {
                         return Some(false);
                     }

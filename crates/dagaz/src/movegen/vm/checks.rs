@@ -201,7 +201,7 @@ impl Vm {
     #[inline]
     pub(super) fn passing_tests(&self, env: &Env, c: Cell) -> u8 {
         if c.is_empty() {
-            0b10_1001 // p E F
+            crate::notation::program::EMPTY_PASSES
         } else if self.is_friend(env, c) {
             0b01_1010 // P E f
         } else if self.is_enemy(env, c) {
