@@ -8,8 +8,8 @@ use std::collections::HashMap;
 
 use super::ast::{Bracket, CheckKind, DirAtom, Nav, Node, NodeKind, Span};
 use super::program::{
-    Hop, NO_TYPE, Op, Program, Test, UNTYPED, WALK_HAND, WALK_MOVED, WALK_NOT_MOVED, WALK_TESTS,
-    WalkPaths, ZrfOp,
+    GuardTable, Hop, NO_TYPE, Op, Program, Test, UNTYPED, WALK_HAND, WALK_MOVED, WALK_NOT_MOVED,
+    WALK_TESTS, WalkPaths, ZrfOp,
 };
 use super::zrf::{ZrfBlock, ZrfCompiler};
 use super::{ErrorKind, NotationError};
@@ -503,9 +503,17 @@ impl<'a, 'b> ProgramBuilder<'a, 'b> {
             .count() as u32;
         if self.prog.guard == 0 {
             self.prog.guard_paths = self.prog.guard_paths();
-            self.prog.guard_table = self.prog.guard_paths.as_ref().and_then(|ways| {
-                crate::notation::program::GuardTable::new(ways, self.ctx.topology)
-            });
+            self.prog.guard_table = self
+                .prog
+                .guard_paths
+                .as_ref()
+                .and_then(|ways| GuardTable::new(ways, self.ctx.topology));
+        } else {
+            let guard = &self.prog.ops[start..start + self.prog.guard as usize];
+            if let Some((table, exact)) = GuardTable::prefilter(guard, self.ctx.topology) {
+                self.prog.guard_table = Some(table);
+                self.prog.guard_exact = exact;
+            }
         }
         Ok(self.prog)
     }

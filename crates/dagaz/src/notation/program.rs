@@ -350,6 +350,9 @@ pub struct GuardTest {
     /// Bits of [`WALK_TESTS`] the square must all pass (none: the way
     /// passes, whatever stands there).
     pub tests: u8,
+    /// The square must hold a piece of this type ([`NO_TYPE`]: any
+    /// content that passes `tests`).
+    pub piece: u16,
     /// The last square of its way.
     pub last: bool,
 }
@@ -380,6 +383,30 @@ impl GuardTable {
         }
         table.starts.push(table.tests.len() as u32);
         Some(table)
+    }
+
+    /// A necessary condition of a straight guard (`Program::guard`): its
+    /// steps, content tests and type tests worked out from every square,
+    /// its other tests (attacks, the last move, whether the piece has
+    /// moved, zones) left out, so that those run only where the table
+    /// passes. Also says whether nothing was left out (then the table
+    /// is the guard). `None` if the table would test nothing.
+    pub fn prefilter(guard: &[Op], topology: &Topology) -> Option<(GuardTable, bool)> {
+        let is_content = |t: &Test| WALK_TESTS.contains(t);
+        let kept: Vec<Op> = guard
+            .iter()
+            .copied()
+            .filter(|op| match op {
+                Op::Test(t) => is_content(t),
+                _ => matches!(op, Op::Step(_) | Op::IsType(_) | Op::NavPush | Op::NavPop),
+            })
+            .collect();
+        let reads = |op: &Op| matches!(op, Op::Test(_) | Op::IsType(_) | Op::Step(_));
+        if !kept.iter().any(reads) {
+            return None;
+        }
+        let exact = kept.len() == guard.len();
+        Some((GuardTable::new(&[kept], topology)?, exact))
     }
 }
 
@@ -424,6 +451,27 @@ fn resolve_way(
                     _ => out.push(GuardTest {
                         square: cursor,
                         tests: bit,
+                        piece: NO_TYPE,
+                        last: false,
+                    }),
+                }
+            }
+            Op::IsType(t) => {
+                if taken.contains(&cursor) {
+                    continue;
+                }
+                if cursor == start {
+                    // An empty square holds no type.
+                    return Some(false);
+                }
+                match out.last_mut() {
+                    Some(last) if last.square == cursor && last.piece == NO_TYPE => last.piece = t,
+                    Some(last) if last.square == cursor && last.piece != t => return Some(false),
+                    Some(last) if last.square == cursor => {}
+                    _ => out.push(GuardTest {
+                        square: cursor,
+                        tests: 0,
+                        piece: t,
                         last: false,
                     }),
                 }
@@ -436,6 +484,7 @@ fn resolve_way(
         out.push(GuardTest {
             square: start,
             tests: 0,
+            piece: NO_TYPE,
             last: false,
         });
     }
@@ -528,8 +577,13 @@ pub struct Program {
     pub guard_paths: Option<Vec<Vec<Op>>>,
     /// The ways of `guard_paths` worked out from every square, where
     /// they only step and make content tests ([`GuardTable`]): read
-    /// instead of following the ways' instructions.
+    /// instead of following the ways' instructions. For a straight
+    /// guard, its steps, content and type tests worked out so
+    /// ([`GuardTable::prefilter`]): read first, the guard's instructions
+    /// followed only where it passes and `guard_exact` is false.
     pub guard_table: Option<GuardTable>,
+    /// `guard_table` is all of the straight guard (it left no test out).
+    pub guard_exact: bool,
     /// Where the guard's instructions start (after the prologue and a
     pub guard_at: u32,
     /// Jump targets of ZRF instructions ([`ZrfOp::Unless`],

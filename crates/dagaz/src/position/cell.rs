@@ -43,6 +43,16 @@ impl Cell {
 }
 
 /// Decoded cell.
+/// What a cell is to one player ([`CellTable::content`]).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Content {
+    Empty,
+    Friend,
+    Enemy,
+    /// A marked piece (taken under deferred capture) or a neutral one.
+    Other,
+}
+
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub struct CellInfo {
     /// Piece type, or [`NO_PIECE`] for an empty cell and for phantoms.
@@ -81,6 +91,10 @@ pub struct CellTable {
     counts: bool,
     /// Per piece type: it is neutral (empty if no type is).
     neutral: Vec<bool>,
+    /// Per player, then per code: what the cell is to that player
+    /// ([`Content`]), read by the move generator's content tests at every
+    /// square it looks at (empty for counts).
+    contents: Vec<Content>,
     /// Per piece type: the number a new piece carries (its attributes'
     /// values; empty: 0 for every type).
     defaults: Vec<u16>,
@@ -156,7 +170,43 @@ impl CellTable {
             rows,
             counts: false,
             neutral: Vec::new(),
+            contents: Vec::new(),
             defaults: Vec::new(),
+        }
+        .with_contents()
+    }
+
+    /// Fills in [`CellTable::contents`] from the decoded cells.
+    fn with_contents(mut self) -> CellTable {
+        self.contents = (0..self.players)
+            .flat_map(|player| self.table.iter().map(move |info| (player, info)))
+            .enumerate()
+            .map(|(code, (player, info))| match code % self.table.len() {
+                0 => Content::Empty,
+                _ if info.owner as usize == player => Content::Friend,
+                _ if info.is_neutral() => Content::Other,
+                _ => Content::Enemy,
+            })
+            .collect();
+        self
+    }
+
+    /// What `c` is to `player`: empty, a piece of the player's (or a
+    /// phantom), an enemy piece, or something else (a marked or neutral
+    /// piece). Cells that are counts are enemies when not empty.
+    #[inline(always)]
+    pub fn content(&self, player: usize, c: Cell) -> Content {
+        if c.is_empty() {
+            return Content::Empty;
+        }
+        if c.is_marked() {
+            return Content::Other;
+        }
+        let at = player * self.table.len() + c.0 as usize;
+        match self.contents.get(at) {
+            Some(&content) if (c.0 as usize) < self.table.len() => content,
+            _ if self.counts => Content::Enemy,
+            _ => Content::Other,
         }
     }
 
@@ -176,7 +226,7 @@ impl CellTable {
             }
         }
         self.neutral = neutral;
-        self
+        self.with_contents()
     }
 
     /// The same table in which [`CellTable::piece`] gives a piece of type
@@ -212,6 +262,7 @@ impl CellTable {
             counts: true,
             // Counts have no owners: no bitset rows.
             rows: Vec::new(),
+            contents: Vec::new(),
             ..CellTable::new(players, types)
         }
     }

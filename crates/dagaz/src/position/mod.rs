@@ -7,7 +7,7 @@ mod cell;
 mod moves;
 mod zobrist;
 
-pub use cell::{Cell, CellInfo, CellTable, NEUTRAL, NO_PIECE};
+pub use cell::{Cell, CellInfo, CellTable, Content, NEUTRAL, NO_PIECE};
 pub use moves::{Move, MoveHeader, MoveList, MoveRef};
 pub use zobrist::{ep_key, phase_key, side_key, slot_key};
 

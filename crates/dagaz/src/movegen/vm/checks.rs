@@ -6,16 +6,12 @@ use super::*;
 impl Vm {
     #[inline]
     pub(super) fn is_friend(&self, env: &Env, c: Cell) -> bool {
-        !c.is_empty() && !c.is_marked() && env.game.cells.info(c).owner as usize == env.player
+        env.game.cells.content(env.player, c) == Content::Friend
     }
 
     #[inline]
     pub(super) fn is_enemy(&self, env: &Env, c: Cell) -> bool {
-        if c.is_empty() || c.is_marked() {
-            return false;
-        }
-        let info = env.game.cells.info(c);
-        info.owner as usize != env.player && !info.is_neutral()
+        env.game.cells.content(env.player, c) == Content::Enemy
     }
 
     /// True if a piece landing here may replace what stands there: the
@@ -200,14 +196,11 @@ impl Vm {
     /// square holding `c` passes.
     #[inline]
     pub(super) fn passing_tests(&self, env: &Env, c: Cell) -> u8 {
-        if c.is_empty() {
-            crate::notation::program::EMPTY_PASSES
-        } else if self.is_friend(env, c) {
-            0b01_1010 // P E f
-        } else if self.is_enemy(env, c) {
-            0b10_0110 // P e F
-        } else {
-            0b10_1010 // P E F: a marked or neutral piece
+        match env.game.cells.content(env.player, c) {
+            Content::Empty => crate::notation::program::EMPTY_PASSES,
+            Content::Friend => 0b01_1010, // P E f
+            Content::Enemy => 0b10_0110,  // P e F
+            Content::Other => 0b10_1010,  // P E F: a marked or neutral piece
         }
     }
 }

@@ -25,7 +25,7 @@ use crate::game::Game;
 use crate::game::extension::{Branch, HandlerContext};
 use crate::notation::program::GuardTable;
 use crate::notation::{NO_TYPE, Op, Program, Test, WALK_HAND, WALK_MOVED, WALK_NOT_MOVED};
-use crate::position::{Cell, Change, NO_PIECE, PieceBits, Ply};
+use crate::position::{Cell, Change, Content, NO_PIECE, PieceBits, Ply};
 use crate::position::{MoveHeader, MoveList};
 use checks::LANDING_TESTS;
 use emit::{Dedup, Simple};
@@ -303,13 +303,34 @@ impl Vm {
         let Some(guard) = prog.ops.get(first..first + prog.guard as usize) else {
             return true;
         };
-        if guard.is_empty() {
-            return match (&prog.guard_table, &prog.guard_paths) {
-                (Some(table), _) => self.table_passes(env, cells, table, start),
-                (None, Some(paths)) => self.some_path_passes(env, cells, paths, start),
-                (None, None) => true,
+        if let Some(table) = &prog.guard_table {
+            // The ways' table, or what the straight guard reads of the
+            // board's contents.
+            if !self.table_passes(env, cells, table, start) {
+                return false;
+            }
+            if guard.is_empty() || prog.guard_exact {
+                return true;
+            }
+        } else if guard.is_empty() {
+            return match &prog.guard_paths {
+                Some(paths) => self.some_path_passes(env, cells, paths, start),
+                None => true,
             };
         }
+        self.straight_guard_passes(env, cells, guard, start)
+    }
+
+    /// Whether the straight guard `guard` (a program's first steps and
+    /// tests) passes for the piece on `start`, its instructions followed.
+    fn straight_guard_passes(
+        &mut self,
+        env: &Env,
+        cells: &mut [Cell],
+        guard: &[Op],
+        start: Square,
+    ) -> bool {
+        let piece = cells[start.index()];
         self.lift_for_guard(cells, start, piece);
         let mut cursor = start;
         let mut passes = true;
@@ -379,7 +400,10 @@ impl Vm {
     fn table_passes(&self, env: &Env, cells: &[Cell], table: &GuardTable, start: Square) -> bool {
         let mut passes = true;
         for t in table.from(start) {
-            passes = passes && self.content_tests(env, cells[t.square.index()], t.tests);
+            let c = cells[t.square.index()];
+            passes = passes
+                && self.content_tests(env, c, t.tests)
+                && (t.piece == NO_TYPE || is_type(env, cells, t.square, t.piece));
             if t.last {
                 if passes {
                     return true;
@@ -1179,7 +1203,8 @@ mod tests {
                     let moving = game.moving_type(cells, sq, owner, info.piece);
                     let prog = &game.pieces[moving as usize].programs[owner];
                     for rest in std::iter::once(prog).chain(&prog.rest) {
-                        let (Some(table), Some(ways)) = (&rest.guard_table, &rest.guard_paths)
+                        let (Some(table), Some(ways), 0) =
+                            (&rest.guard_table, &rest.guard_paths, rest.guard)
                         else {
                             continue;
                         };
@@ -1199,5 +1224,60 @@ mod tests {
             // Both answers were seen.
             assert!(compared[0] > 0 && compared[1] > 0, "{name}: {compared:?}");
         }
+    }
+
+    /// A straight guard's table passes wherever the guard passes (and
+    /// only there, where it is exact): every piece of the side to move,
+    /// along a game of each game whose programs have such tables.
+    #[test]
+    fn guard_prefilters_pass_where_their_guards_pass() {
+        let mut seen = [0, 0, 0];
+        for name in ["chess", "xiangqi", "grand"] {
+            let game = crate::load::load_game(name).unwrap();
+            let mut pos = game.initial_position();
+            let (mut generator, mut list, mut vm) = (Generator::new(), MoveList::new(), Vm::new());
+            // Guard answers seen: [failed, passed], and table-only passes.
+            let (mut compared, mut looser) = ([0, 0], 0);
+            for ply in 0..160usize {
+                let owner = pos.side();
+                let (env, cells) = generation_env(&game, &mut pos, owner, None);
+                for i in 0..cells.len().min(game.topology.len()) {
+                    let (sq, c) = (Square(i as u16), cells[i]);
+                    let info = game.cells.info(c);
+                    if c.is_empty() || info.owner as usize != owner || info.piece == NO_PIECE {
+                        continue;
+                    }
+                    let prog = &game.pieces[info.piece as usize].programs[owner];
+                    for rest in std::iter::once(prog).chain(&prog.rest) {
+                        let (Some(table), true) = (&rest.guard_table, rest.guard > 0) else {
+                            continue;
+                        };
+                        let at = rest.guard_at as usize;
+                        let guard = &rest.ops[at..at + rest.guard as usize];
+                        vm.begin();
+                        let by_guard = vm.straight_guard_passes(&env, cells, guard, sq);
+                        let by_table = vm.table_passes(&env, cells, table, sq);
+                        assert!(by_table || !by_guard, "{name} ply {ply} {sq:?}");
+                        if rest.guard_exact {
+                            assert_eq!(by_table, by_guard, "{name} ply {ply} {sq:?}");
+                        }
+                        looser += usize::from(by_table && !by_guard);
+                        compared[usize::from(by_guard)] += 1;
+                    }
+                }
+                generator.legal(&game, &mut pos, &mut list).unwrap();
+                if list.is_empty() {
+                    break;
+                }
+                let mv = list.get(ply * 7919 % list.len()).to_owned();
+                game.make(&mut pos, mv.as_ref());
+            }
+            seen[0] += compared[0];
+            seen[1] += compared[1];
+            seen[2] += looser;
+        }
+        // Guards that failed, guards that passed, and tables looser than
+        // their guards were seen.
+        assert!(seen.iter().all(|n| *n > 0), "{seen:?}");
     }
 }
