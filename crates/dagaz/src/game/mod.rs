@@ -18,7 +18,7 @@ pub use shuffle::Shuffle;
 use std::fmt;
 use std::sync::Arc;
 
-use crate::board::{DirMap, Square, Topology, Zones};
+use crate::board::{Dir, DirMap, Square, Topology, Zones};
 use crate::notation::Program;
 use crate::position::{Cell, CellTable, MoveRef, NO_PIECE, Position};
 use attacks::Attacks;
@@ -864,9 +864,15 @@ impl Game {
     /// standing next to it in that direction.
     #[inline]
     pub fn moving_type(&self, cells: &[Cell], sq: Square, owner: usize, piece: u16) -> u16 {
-        let Some(dir) = self.rules.borrowed_moves else {
-            return piece;
-        };
+        match self.rules.borrowed_moves {
+            None => piece,
+            Some(dir) => self.borrowed_type(cells, sq, owner, piece, dir),
+        }
+    }
+
+    /// [`Game::moving_type`] in a game whose pieces borrow the moves of
+    /// the friend beside them in direction `dir`.
+    fn borrowed_type(&self, cells: &[Cell], sq: Square, owner: usize, piece: u16, dir: Dir) -> u16 {
         let lender = self
             .topology
             .step(sq, self.players[owner].map.apply(dir))

@@ -437,6 +437,7 @@ impl Generator {
             return Ok(Legality {
                 guard: None,
                 lazy: false,
+                plain: false,
             });
         }
         self.stream(game, pos, out)
@@ -453,7 +454,15 @@ impl Generator {
         let guard = RoyalGuard::new(game, pos);
         let seeds = guard.as_ref().map_or(&[][..], |g| g.seeds());
         self.pseudo_legal_seeded(game, pos, out, seeds)?;
-        Ok(Legality { guard, lazy: true })
+        let plain = !game.has_hands()
+            && game.rules.ko.is_none()
+            && game.rules.no_drop_mate.is_empty()
+            && game.rules.royal_check == crate::game::RoyalCheck::Any;
+        Ok(Legality {
+            guard,
+            lazy: true,
+            plain,
+        })
     }
 
     /// [`Generator::moves_to_try`] for a quiescence search, which makes
@@ -483,6 +492,7 @@ impl Generator {
     /// `legality`, has been made on `pos`: whether it is legal (it keeps
     /// the mover's royal pieces safe, and is not a drop that mates where
     /// the rules forbid it).
+    #[inline]
     pub fn allows(
         &mut self,
         game: &Game,
@@ -493,6 +503,27 @@ impl Generator {
         if !legality.lazy {
             return Ok(true);
         }
+        // The commonest case, decided here: a piece moved from one square
+        // to another that no attack on a royal piece reads.
+        if legality.plain
+            && let Some(guard) = &legality.guard
+            && guard.quick
+            && guard.simple_cleared(game, mv)
+        {
+            return Ok(true);
+        }
+        self.allows_when_made(game, pos, mv, legality)
+    }
+
+    /// [`Generator::allows`] of a lazy legality, beyond its commonest case.
+    #[inline(never)]
+    fn allows_when_made(
+        &mut self,
+        game: &Game,
+        pos: &mut Position,
+        mv: MoveRef,
+        legality: &Legality,
+    ) -> Result<bool, GenError> {
         if legality
             .guard
             .as_ref()
@@ -780,6 +811,9 @@ fn safe_without(game: &Game, pos: &mut Position, player: usize, gated: &[Square]
 pub struct Legality {
     guard: Option<RoyalGuard>,
     lazy: bool,
+    /// The guard alone decides (no hands, no ko, no rule on drops that
+    /// mate, any royal piece counts), so a move it clears is legal.
+    plain: bool,
 }
 
 impl Legality {
