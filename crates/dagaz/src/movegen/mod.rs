@@ -516,7 +516,6 @@ impl Generator {
     }
 
     /// [`Generator::allows`] of a lazy legality, beyond its commonest case.
-    #[inline(never)]
     fn allows_when_made(
         &mut self,
         game: &Game,

@@ -352,9 +352,8 @@ impl Position {
             took: 0,
             check: mv.header.gives_check,
         };
-        let mut took = 0;
+        let took = self.taken_types(table, mv);
         for c in mv.changes {
-            took |= self.taken_type(table, c);
             self.write(table, c.slot as usize, c.old, c.new);
         }
         self.history.push(Ply { took, ..ply });
@@ -370,6 +369,37 @@ impl Position {
             self.phase = next_phase;
         }
         self.set_ep(ep);
+    }
+
+    /// The types (below 64) of the enemy pieces `mv`, a move of the side
+    /// to move about to be made, removes or replaces with the mover's
+    /// own, as bits. A simple move's are known from its header: none
+    /// unless it captures, then the piece on its landing square.
+    #[inline]
+    fn taken_types(&self, table: &CellTable, mv: MoveRef) -> u64 {
+        let h = mv.header;
+        let took = match mv.changes {
+            [a, b] if h.simple && h.player == self.side => match (h.captures, h.to()) {
+                (0, _) => 0,
+                (_, Some(to)) => self.taken_type(table, if a.slot == to.0 { a } else { b }),
+                (_, None) => 0,
+            },
+            changes => {
+                return changes
+                    .iter()
+                    .map(|c| self.taken_type(table, c))
+                    .fold(0, |t, b| t | b);
+            }
+        };
+        debug_assert_eq!(
+            took,
+            mv.changes
+                .iter()
+                .map(|c| self.taken_type(table, c))
+                .fold(0, |t, b| t | b),
+            "a simple move's header tells what it takes"
+        );
+        took
     }
 
     /// The type (below 64) of the enemy piece change `c` (of a move of the

@@ -46,6 +46,11 @@ pub struct MoveHeader {
     /// The move attacks a royal piece of another player. Set only in games
     /// that count checks or forbid them (`Game::watches_checks`).
     pub gives_check: bool,
+    /// The move lifts the mover from `from` and puts it on `to` (its two
+    /// changes), taking what stood there if `captures` is 1: what
+    /// [`Position::make`](super::Position::make) needs to know of a move
+    /// to make it quickly.
+    pub(crate) simple: bool,
 }
 
 impl MoveHeader {
@@ -67,6 +72,7 @@ impl MoveHeader {
             earliest_mask: 0,
             again: false,
             gives_check: false,
+            simple: false,
         }
     }
 

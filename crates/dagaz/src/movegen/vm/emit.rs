@@ -107,6 +107,7 @@ impl Vm {
         let mut header = MoveHeader::new(self.mover_piece, Some(from), Some(to), priority);
         header.player = env.player as u8;
         header.captures = u16::from(takes);
+        header.simple = true;
         if header.captures > 0 && game.rules.earliest_type() == Some(game.cells.info(old).piece) {
             // The one piece taken is of the `earliest:` type: taken first.
             header.earliest_mask = 1 << 63;
