@@ -1089,6 +1089,7 @@ impl Vm {
     /// `Walk` number `walk` of `prog` from `from`: through its table of
     /// paths where it has one, else stepping the board.
     #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
     fn walk_op(
         &mut self,
         env: &Env,
