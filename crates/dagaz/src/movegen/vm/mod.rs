@@ -1176,6 +1176,43 @@ mod tests {
     use super::*;
     use crate::movegen::{Generator, generation_env};
 
+    /// Plays up to `plies` moves of the game `name` (each chosen from the
+    /// legal moves by the ply number) and shows `visit` every program of
+    /// every piece of the side to move (its rest too) at each position:
+    /// the generation environment, the cells, the piece's square, the
+    /// program and the ply.
+    fn for_each_program_along_a_game(
+        name: &str,
+        plies: usize,
+        mut visit: impl FnMut(&Env, &mut [Cell], Square, &Program, usize),
+    ) {
+        let game = crate::load::load_game(name).unwrap();
+        let mut pos = game.initial_position();
+        let (mut generator, mut list) = (Generator::new(), MoveList::new());
+        for ply in 0..plies {
+            let owner = pos.side();
+            let (env, cells) = generation_env(&game, &mut pos, owner, None);
+            for i in 0..cells.len().min(game.topology.len()) {
+                let (sq, c) = (Square(i as u16), cells[i]);
+                let info = game.cells.info(c);
+                if c.is_empty() || info.owner as usize != owner || info.piece == NO_PIECE {
+                    continue;
+                }
+                let moving = game.moving_type(cells, sq, owner, info.piece);
+                let prog = &game.pieces[moving as usize].programs[owner];
+                for rest in std::iter::once(prog).chain(&prog.rest) {
+                    visit(&env, cells, sq, rest, ply);
+                }
+            }
+            generator.legal(&game, &mut pos, &mut list).unwrap();
+            if list.is_empty() {
+                break;
+            }
+            let mv = list.get(ply * 7919 % list.len()).to_owned();
+            game.make(&mut pos, mv.as_ref());
+        }
+    }
+
     /// A guard's table passes where its ways pass: every piece of the
     /// side to move, at every position of a game played through each
     /// game that has such tables.
@@ -1188,40 +1225,19 @@ mod tests {
             "frisian-draughts",
             "thai-draughts",
         ] {
-            let game = crate::load::load_game(name).unwrap();
-            let mut pos = game.initial_position();
-            let (mut generator, mut list, mut vm) = (Generator::new(), MoveList::new(), Vm::new());
+            let mut vm = Vm::new();
             let mut compared = [0, 0];
-            for ply in 0..120usize {
-                let owner = pos.side();
-                let (env, cells) = generation_env(&game, &mut pos, owner, None);
-                for i in 0..cells.len().min(game.topology.len()) {
-                    let (sq, c) = (Square(i as u16), cells[i]);
-                    let info = game.cells.info(c);
-                    if c.is_empty() || info.owner as usize != owner || info.piece == NO_PIECE {
-                        continue;
-                    }
-                    let moving = game.moving_type(cells, sq, owner, info.piece);
-                    let prog = &game.pieces[moving as usize].programs[owner];
-                    for rest in std::iter::once(prog).chain(&prog.rest) {
-                        let (Some(table), Some(ways), 0) =
-                            (&rest.guard_table, &rest.guard_paths, rest.guard)
-                        else {
-                            continue;
-                        };
-                        let by_table = vm.table_passes(&env, cells, table, sq);
-                        let by_ways = vm.some_path_passes(&env, cells, ways, sq);
-                        assert_eq!(by_table, by_ways, "{name} ply {ply} {sq:?}");
-                        compared[usize::from(by_ways)] += 1;
-                    }
-                }
-                generator.legal(&game, &mut pos, &mut list).unwrap();
-                if list.is_empty() {
-                    break;
-                }
-                let mv = list.get(ply * 7919 % list.len()).to_owned();
-                game.make(&mut pos, mv.as_ref());
-            }
+            for_each_program_along_a_game(name, 120, |env, cells, sq, prog, ply| {
+                let (Some(table), Some(ways), 0) =
+                    (&prog.guard_table, &prog.guard_paths, prog.guard)
+                else {
+                    return;
+                };
+                let by_table = vm.table_passes(env, cells, table, sq);
+                let by_ways = vm.some_path_passes(env, cells, ways, sq);
+                assert_eq!(by_table, by_ways, "{name} ply {ply} {sq:?}");
+                compared[usize::from(by_ways)] += 1;
+            });
             // Both answers were seen.
             assert!(compared[0] > 0 && compared[1] > 0, "{name}: {compared:?}");
         }
@@ -1232,53 +1248,28 @@ mod tests {
     /// along a game of each game whose programs have such tables.
     #[test]
     fn guard_prefilters_pass_where_their_guards_pass() {
+        // Guards that failed, guards that passed, tables looser than
+        // their guards.
         let mut seen = [0, 0, 0];
         for name in ["chess", "xiangqi", "grand"] {
-            let game = crate::load::load_game(name).unwrap();
-            let mut pos = game.initial_position();
-            let (mut generator, mut list, mut vm) = (Generator::new(), MoveList::new(), Vm::new());
-            // Guard answers seen: [failed, passed], and table-only passes.
-            let (mut compared, mut looser) = ([0, 0], 0);
-            for ply in 0..160usize {
-                let owner = pos.side();
-                let (env, cells) = generation_env(&game, &mut pos, owner, None);
-                for i in 0..cells.len().min(game.topology.len()) {
-                    let (sq, c) = (Square(i as u16), cells[i]);
-                    let info = game.cells.info(c);
-                    if c.is_empty() || info.owner as usize != owner || info.piece == NO_PIECE {
-                        continue;
-                    }
-                    let prog = &game.pieces[info.piece as usize].programs[owner];
-                    for rest in std::iter::once(prog).chain(&prog.rest) {
-                        let (Some(table), true) = (&rest.guard_table, rest.guard > 0) else {
-                            continue;
-                        };
-                        let at = rest.guard_at as usize;
-                        let guard = &rest.ops[at..at + rest.guard as usize];
-                        vm.begin();
-                        let by_guard = vm.straight_guard_passes(&env, cells, guard, sq);
-                        let by_table = vm.table_passes(&env, cells, table, sq);
-                        assert!(by_table || !by_guard, "{name} ply {ply} {sq:?}");
-                        if rest.guard_exact {
-                            assert_eq!(by_table, by_guard, "{name} ply {ply} {sq:?}");
-                        }
-                        looser += usize::from(by_table && !by_guard);
-                        compared[usize::from(by_guard)] += 1;
-                    }
+            let mut vm = Vm::new();
+            for_each_program_along_a_game(name, 160, |env, cells, sq, prog, ply| {
+                let (Some(table), true) = (&prog.guard_table, prog.guard > 0) else {
+                    return;
+                };
+                let at = prog.guard_at as usize;
+                let guard = &prog.ops[at..at + prog.guard as usize];
+                vm.begin();
+                let by_guard = vm.straight_guard_passes(env, cells, guard, sq);
+                let by_table = vm.table_passes(env, cells, table, sq);
+                assert!(by_table || !by_guard, "{name} ply {ply} {sq:?}");
+                if prog.guard_exact {
+                    assert_eq!(by_table, by_guard, "{name} ply {ply} {sq:?}");
                 }
-                generator.legal(&game, &mut pos, &mut list).unwrap();
-                if list.is_empty() {
-                    break;
-                }
-                let mv = list.get(ply * 7919 % list.len()).to_owned();
-                game.make(&mut pos, mv.as_ref());
-            }
-            seen[0] += compared[0];
-            seen[1] += compared[1];
-            seen[2] += looser;
+                seen[usize::from(by_guard)] += 1;
+                seen[2] += usize::from(by_table && !by_guard);
+            });
         }
-        // Guards that failed, guards that passed, and tables looser than
-        // their guards were seen.
         assert!(seen.iter().all(|n| *n > 0), "{seen:?}");
     }
 }
