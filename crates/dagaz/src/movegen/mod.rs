@@ -503,8 +503,10 @@ impl Generator {
         if !legality.lazy {
             return Ok(true);
         }
-        // The commonest case, decided here: a piece moved from one square
-        // to another that no attack on a royal piece reads.
+        // The commonest case, decided here: one of the player's own
+        // pieces, not royal, moved from a square the recorded attacks on
+        // its royal pieces do not read (strictly, through a blocked path
+        // or as a ray's stop) to one they do not read strictly.
         if legality.plain
             && let Some(guard) = &legality.guard
             && guard.quick

@@ -327,8 +327,9 @@ impl WalkPaths {
 }
 
 /// A guard's ways ([`Program::guard_paths`]) from every square, resolved
-/// on the board: for each way, the squares it reads and the content tests
-/// (bits of [`WALK_TESTS`]) each must pass. What the ways read of the
+/// on the board: for each way, the squares it reads, the content tests
+/// (bits of [`WALK_TESTS`]) each must pass and the type it must hold, if
+/// the way tests one. What the ways read of the
 /// start square (empty once the piece is lifted) and of squares they
 /// captured on (taken to succeed) is decided here, not at each node;
 /// ways that step off the board or fail on the start square are left
@@ -366,7 +367,7 @@ impl GuardTable {
     }
 
     /// The table of `ways` on `topology`; `None` if a way reads more than
-    /// steps, content tests, saved squares and captures.
+    /// steps, content and type tests, saved squares and captures.
     pub fn new(ways: &[Vec<Op>], topology: &Topology) -> Option<GuardTable> {
         let mut table = GuardTable::default();
         let mut way = Vec::new();
@@ -576,7 +577,7 @@ pub struct Program {
     /// passes; `None`: no guard of this kind.
     pub guard_paths: Option<Vec<Vec<Op>>>,
     /// The ways of `guard_paths` worked out from every square, where
-    /// they only step and make content tests ([`GuardTable`]): read
+    /// they only step and make content and type tests ([`GuardTable`]): read
     /// instead of following the ways' instructions. For a straight
     /// guard, its steps, content and type tests worked out so
     /// ([`GuardTable::prefilter`]): read first, the guard's instructions

@@ -42,7 +42,6 @@ impl Cell {
     }
 }
 
-/// Decoded cell.
 /// What a cell is to one player ([`CellTable::content`]).
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum Content {
@@ -53,6 +52,7 @@ pub enum Content {
     Other,
 }
 
+/// Decoded cell.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub struct CellInfo {
     /// Piece type, or [`NO_PIECE`] for an empty cell and for phantoms.
@@ -191,9 +191,11 @@ impl CellTable {
         self
     }
 
-    /// What `c` is to `player`: empty, a piece of the player's (or a
-    /// phantom), an enemy piece, or something else (a marked or neutral
-    /// piece). Cells that are counts are enemies when not empty.
+    /// What `c` is to `player`: empty, a piece (or phantom) of the
+    /// player's, an enemy piece (or another player's phantom), or
+    /// something else (a marked or neutral piece). Cells that are counts
+    /// are enemies when not empty; a code beyond the table (which no
+    /// board square holds; a hand's count may) is something else.
     #[inline(always)]
     pub fn content(&self, player: usize, c: Cell) -> Content {
         if c.is_empty() {
