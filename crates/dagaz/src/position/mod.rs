@@ -378,25 +378,22 @@ impl Position {
     #[inline]
     fn taken_types(&self, table: &CellTable, mv: MoveRef) -> u64 {
         let h = mv.header;
-        let took = match mv.changes {
-            [a, b] if h.simple && h.player == self.side => match (h.captures, h.to()) {
-                (0, _) => 0,
-                (_, Some(to)) => self.taken_type(table, if a.slot == to.0 { a } else { b }),
-                (_, None) => 0,
-            },
-            changes => {
-                return changes
-                    .iter()
-                    .map(|c| self.taken_type(table, c))
-                    .fold(0, |t, b| t | b);
-            }
-        };
-        debug_assert_eq!(
-            took,
+        let read_each = || {
             mv.changes
                 .iter()
                 .map(|c| self.taken_type(table, c))
-                .fold(0, |t, b| t | b),
+                .fold(0, |t, b| t | b)
+        };
+        let took = match mv.changes {
+            [a, b] if h.simple && h.player == self.side => match (h.captures, h.to()) {
+                (0, _) | (_, None) => 0,
+                (_, Some(to)) => self.taken_type(table, if a.slot == to.0 { a } else { b }),
+            },
+            _ => return read_each(),
+        };
+        debug_assert_eq!(
+            took,
+            read_each(),
             "a simple move's header tells what it takes"
         );
         took
