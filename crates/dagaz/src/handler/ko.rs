@@ -278,6 +278,7 @@ impl EndRule for KoShogi {
                 continue;
             }
             changed_any = true;
+            header.simple = false;
             changes.clear();
             changes.extend_from_slice(mv.changes);
             for e in &extra {

@@ -37,6 +37,7 @@ pub(super) fn expand(
             changes.clear();
             changes.extend_from_slice(mv.changes);
             let mut header = *mv.header;
+            header.simple = false;
             let mut put = |slot: Square, old: Cell, new: Cell| {
                 changes.push(Change {
                     slot: slot.0,

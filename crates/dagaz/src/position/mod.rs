@@ -337,6 +337,9 @@ impl Position {
         resets_clock: bool,
         ep: Option<Square>,
     ) {
+        if let Some((lift, land)) = Self::simple_pair(mv) {
+            return self.make_simple(table, mv.header, lift, land, (next, next_phase), resets_clock, ep);
+        }
         let ply = Ply {
             player: self.side,
             piece: mv.header.piece,
@@ -357,7 +360,103 @@ impl Position {
             self.write(table, c.slot as usize, c.old, c.new);
         }
         self.history.push(Ply { took, ..ply });
-        self.hash ^= mv.header.hash_delta;
+        self.finish_make(mv.header.hash_delta, (next, next_phase), resets_clock, ep);
+    }
+
+    /// A simple move's two changes ([`MoveHeader::simple`]): the lift
+    /// from its start and the landing on its end, in that order.
+    #[inline(always)]
+    fn simple_pair(mv: MoveRef) -> Option<(Change, Change)> {
+        match *mv.changes {
+            [a, b] if mv.header.simple => Some(if a.slot == mv.header.from {
+                (a, b)
+            } else {
+                (b, a)
+            }),
+            _ => None,
+        }
+    }
+
+    /// [`Position::make`] of a simple move: the piece lifted from one
+    /// square and put on another, as the same piece (its bitset row is the
+    /// same at both ends), taking what stood there.
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    fn make_simple(
+        &mut self,
+        table: &CellTable,
+        h: &MoveHeader,
+        lift: Change,
+        land: Change,
+        next: (usize, u16),
+        resets_clock: bool,
+        ep: Option<Square>,
+    ) {
+        let read_both = || self.taken_type(table, &lift) | self.taken_type(table, &land);
+        let took = match (h.player == self.side, h.captures) {
+            (false, _) => read_both(),
+            (true, 0) => 0,
+            (true, _) => self.taken_type(table, &land),
+        };
+        debug_assert_eq!(took, read_both(), "a simple move takes what stood where it lands");
+        self.history.push(Ply {
+            player: self.side,
+            piece: h.piece,
+            from: h.from(),
+            to: h.to(),
+            hash_before: self.hash,
+            clock_before: self.clock,
+            fullmove_before: self.fullmove,
+            ep_before: self.ep,
+            side_before: self.side,
+            phase_before: self.phase,
+            synthetic: false,
+            took,
+            check: h.gives_check,
+        });
+        self.move_bits(table, lift, land, true);
+        self.cells[lift.slot as usize] = lift.new;
+        self.cells[land.slot as usize] = land.new;
+        self.finish_make(h.hash_delta, next, resets_clock, ep);
+    }
+
+    /// The bitsets' part of a simple move (`forward`) or of its undo: the
+    /// mover's bit goes from one end to the other, and what it took on
+    /// the landing square leaves (or comes back).
+    #[inline(always)]
+    fn move_bits(&mut self, table: &CellTable, lift: Change, land: Change, forward: bool) {
+        debug_assert!(
+            table.row(lift.old) == table.row(land.new) && lift.new.is_empty(),
+            "a simple move keeps its piece's row and empties its start"
+        );
+        let words = self.words;
+        let (from, to) = (lift.slot as usize, land.slot as usize);
+        debug_assert!(from < self.squares && to < self.squares, "simple moves stay on the board");
+        if let Some(row) = table.row(lift.old) {
+            self.by_piece[row * words + from / 64] ^= 1 << (from % 64);
+            self.by_piece[row * words + to / 64] ^= 1 << (to % 64);
+        }
+        if !land.old.is_empty()
+            && let Some(row) = table.row(land.old)
+        {
+            let bit = 1u64 << (to % 64);
+            let word = &mut self.by_piece[row * words + to / 64];
+            *word = if forward { *word & !bit } else { *word | bit };
+        }
+    }
+
+    /// What every move does after its changes: the hash takes the move's
+    /// delta, the clock, the move number, the side, the phase and the en
+    /// passant square move on.
+    #[inline(always)]
+    fn finish_make(
+        &mut self,
+        hash_delta: u64,
+        (next, next_phase): (usize, u16),
+        resets_clock: bool,
+        ep: Option<Square>,
+    ) {
+        self.hash ^= hash_delta;
         self.clock = if resets_clock { 0 } else { self.clock + 1 };
         if next <= self.side as usize {
             self.fullmove += 1;
@@ -373,30 +472,12 @@ impl Position {
 
     /// The types (below 64) of the enemy pieces `mv`, a move of the side
     /// to move about to be made, removes or replaces with the mover's
-    /// own, as bits. A simple move's are known from its header: none
-    /// unless it captures, then the piece on its landing square.
-    #[inline]
+    /// own, as bits.
     fn taken_types(&self, table: &CellTable, mv: MoveRef) -> u64 {
-        let h = mv.header;
-        let read_each = || {
-            mv.changes
-                .iter()
-                .map(|c| self.taken_type(table, c))
-                .fold(0, |t, b| t | b)
-        };
-        let took = match mv.changes {
-            [a, b] if h.simple && h.player == self.side => match (h.captures, h.to()) {
-                (0, _) | (_, None) => 0,
-                (_, Some(to)) => self.taken_type(table, if a.slot == to.0 { a } else { b }),
-            },
-            _ => return read_each(),
-        };
-        debug_assert_eq!(
-            took,
-            read_each(),
-            "a simple move's header tells what it takes"
-        );
-        took
+        mv.changes
+            .iter()
+            .map(|c| self.taken_type(table, c))
+            .fold(0, |t, b| t | b)
     }
 
     /// The type (below 64) of the enemy piece change `c` (of a move of the
@@ -422,8 +503,14 @@ impl Position {
         let Some(ply) = self.history.pop() else {
             return;
         };
-        for c in mv.changes.iter().rev() {
-            self.write(table, c.slot as usize, c.new, c.old);
+        if let Some((lift, land)) = Self::simple_pair(mv) {
+            self.move_bits(table, lift, land, false);
+            self.cells[lift.slot as usize] = lift.old;
+            self.cells[land.slot as usize] = land.old;
+        } else {
+            for c in mv.changes.iter().rev() {
+                self.write(table, c.slot as usize, c.new, c.old);
+            }
         }
         self.hash = ply.hash_before;
         self.clock = ply.clock_before;
