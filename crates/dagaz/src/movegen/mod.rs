@@ -1030,6 +1030,24 @@ impl RoyalGuard {
     #[inline]
     fn simple_cleared(&self, game: &Game, mv: MoveRef) -> bool {
         let h = mv.header;
+        if h.simple && h.player as usize == self.player {
+            // The guarded player's piece of type `h.piece`, lifted from
+            // `from` and put on `to` as the same piece: the header says
+            // what the changes would.
+            let (from, to) = (h.from as usize, h.to as usize);
+            let royal = game.pieces.get(h.piece as usize).is_none_or(|p| p.royal);
+            let cleared = ReadSet::has(&self.lift_safe, from)
+                && !ReadSet::has(&self.read.strict, to)
+                && !royal;
+            debug_assert_eq!(cleared, self.changes_cleared(game, mv));
+            return cleared;
+        }
+        self.changes_cleared(game, mv)
+    }
+
+    /// [`RoyalGuard::simple_cleared`] read from the move's changes.
+    fn changes_cleared(&self, game: &Game, mv: MoveRef) -> bool {
+        let h = mv.header;
         let (Some(from), Some(to), [a, b]) = (h.from(), h.to(), mv.changes) else {
             return false;
         };

@@ -338,7 +338,15 @@ impl Position {
         ep: Option<Square>,
     ) {
         if let Some((lift, land)) = Self::simple_pair(mv) {
-            return self.make_simple(table, mv.header, lift, land, (next, next_phase), resets_clock, ep);
+            return self.make_simple(
+                table,
+                mv.header,
+                lift,
+                land,
+                (next, next_phase),
+                resets_clock,
+                ep,
+            );
         }
         let ply = Ply {
             player: self.side,
@@ -398,7 +406,11 @@ impl Position {
             (true, 0) => 0,
             (true, _) => self.taken_type(table, &land),
         };
-        debug_assert_eq!(took, read_both(), "a simple move takes what stood where it lands");
+        debug_assert_eq!(
+            took,
+            read_both(),
+            "a simple move takes what stood where it lands"
+        );
         self.history.push(Ply {
             player: self.side,
             piece: h.piece,
@@ -431,7 +443,10 @@ impl Position {
         );
         let words = self.words;
         let (from, to) = (lift.slot as usize, land.slot as usize);
-        debug_assert!(from < self.squares && to < self.squares, "simple moves stay on the board");
+        debug_assert!(
+            from < self.squares && to < self.squares,
+            "simple moves stay on the board"
+        );
         if let Some(row) = table.row(lift.old) {
             self.by_piece[row * words + from / 64] ^= 1 << (from % 64);
             self.by_piece[row * words + to / 64] ^= 1 << (to % 64);

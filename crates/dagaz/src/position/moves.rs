@@ -19,8 +19,8 @@ pub struct MoveHeader {
     changes_len: u16,
     landings_at: u32,
     landings_len: u16,
-    pub(super) from: u16,
-    pub(super) to: u16,
+    pub(crate) from: u16,
+    pub(crate) to: u16,
     /// Type of the moving piece.
     pub piece: u16,
     /// The player who makes the move.
