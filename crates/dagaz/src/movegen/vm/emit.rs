@@ -38,45 +38,7 @@ impl Vm {
         let to_hand = (game.rules.captures_to_hand || game.rules.captures_explode) && takes;
         if from == to || promotes || to_hand || !game.rules.burning.is_empty() {
             // Rare cases go the general way.
-            self.net.clear();
-            let dropped = self.dropped(env, self.hand, to);
-            if from == to {
-                if dropped != self.hand {
-                    self.net.push(Change {
-                        slot: from.0,
-                        old: self.hand,
-                        new: dropped,
-                    });
-                }
-            } else {
-                let lift = Change {
-                    slot: from.0,
-                    old: self.hand,
-                    new: Cell::EMPTY,
-                };
-                let land = Change {
-                    slot: to.0,
-                    old,
-                    new: dropped,
-                };
-                let pair = if from < to {
-                    [lift, land]
-                } else {
-                    [land, lift]
-                };
-                self.net.extend_from_slice(&pair);
-            }
-            let captured = u16::from(takes && from != to);
-            self.finish_move(
-                env,
-                cells,
-                Some(from),
-                Some(to),
-                priority,
-                Some(captured),
-                out,
-            );
-            return;
+            return self.emit_general(env, cells, from, to, old, takes, priority, out);
         }
         // A quiescence search's generation counts the moves that take
         // nothing instead of listing them (only where no duplicate can
@@ -123,6 +85,63 @@ impl Vm {
             return;
         }
         out.push(header, &pair, &[]);
+    }
+
+    /// [`Vm::emit_simple`]'s rare cases (a move in place, a promotion,
+    /// a capture to hand, burning) the general way, out of the common
+    /// path's code.
+    #[cold]
+    #[inline(never)]
+    #[allow(clippy::too_many_arguments)]
+    fn emit_general(
+        &mut self,
+        env: &Env,
+        cells: &[Cell],
+        from: Square,
+        to: Square,
+        old: Cell,
+        takes: bool,
+        priority: u8,
+        out: &mut MoveList,
+    ) {
+        self.net.clear();
+        let dropped = self.dropped(env, self.hand, to);
+        if from == to {
+            if dropped != self.hand {
+                self.net.push(Change {
+                    slot: from.0,
+                    old: self.hand,
+                    new: dropped,
+                });
+            }
+        } else {
+            let lift = Change {
+                slot: from.0,
+                old: self.hand,
+                new: Cell::EMPTY,
+            };
+            let land = Change {
+                slot: to.0,
+                old,
+                new: dropped,
+            };
+            let pair = if from < to {
+                [lift, land]
+            } else {
+                [land, lift]
+            };
+            self.net.extend_from_slice(&pair);
+        }
+        let captured = u16::from(takes && from != to);
+        self.finish_move(
+            env,
+            cells,
+            Some(from),
+            Some(to),
+            priority,
+            Some(captured),
+            out,
+        );
     }
 
     /// Caches what [`Vm::emit_simple`] needs to know about the piece in the
