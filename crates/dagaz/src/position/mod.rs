@@ -329,6 +329,7 @@ impl Position {
     /// Applies a move. `next` is the player who moves next (at turn-order
     /// phase `next_phase`); `resets_clock` says whether the halfmove clock
     /// restarts; `ep` is the new en passant square folded into the hash.
+    #[inline]
     pub fn make(
         &mut self,
         table: &CellTable,
