@@ -349,6 +349,20 @@ impl Position {
                 ep,
             );
         }
+        self.make_general(table, mv, (next, next_phase), resets_clock, ep);
+    }
+
+    /// [`Position::make`] of any move, change by change (out of line:
+    /// the simple moves' path stays small where it is inlined).
+    #[inline(never)]
+    fn make_general(
+        &mut self,
+        table: &CellTable,
+        mv: MoveRef,
+        (next, next_phase): (usize, u16),
+        resets_clock: bool,
+        ep: Option<Square>,
+    ) {
         let ply = Ply {
             player: self.side,
             piece: mv.header.piece,
