@@ -118,7 +118,10 @@ impl MoveRef<'_> {
     }
 }
 
-/// An owned move.
+/// An owned move. Its changes are the ones it was generated with: a
+/// header copied onto other changes may describe them wrongly
+/// ([`MoveHeader`]'s `simple` flag tells `make` and `undo` what the two
+/// changes of a simple move are).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Move {
     pub header: MoveHeader,
