@@ -363,11 +363,23 @@ impl Position {
         resets_clock: bool,
         ep: Option<Square>,
     ) {
-        let ply = Ply {
+        let ply = self.ply_before(mv.header, self.taken_types(table, mv));
+        for c in mv.changes {
+            self.write(table, c.slot as usize, c.old, c.new);
+        }
+        self.history.push(ply);
+        self.finish_make(mv.header.hash_delta, (next, next_phase), resets_clock, ep);
+    }
+
+    /// The history entry of the move `h`, about to be made, that takes
+    /// the piece types `took`: what undoing it restores.
+    #[inline(always)]
+    fn ply_before(&self, h: &MoveHeader, took: u64) -> Ply {
+        Ply {
             player: self.side,
-            piece: mv.header.piece,
-            from: mv.header.from(),
-            to: mv.header.to(),
+            piece: h.piece,
+            from: h.from(),
+            to: h.to(),
             hash_before: self.hash,
             clock_before: self.clock,
             fullmove_before: self.fullmove,
@@ -375,15 +387,9 @@ impl Position {
             side_before: self.side,
             phase_before: self.phase,
             synthetic: false,
-            took: 0,
-            check: mv.header.gives_check,
-        };
-        let took = self.taken_types(table, mv);
-        for c in mv.changes {
-            self.write(table, c.slot as usize, c.old, c.new);
+            took,
+            check: h.gives_check,
         }
-        self.history.push(Ply { took, ..ply });
-        self.finish_make(mv.header.hash_delta, (next, next_phase), resets_clock, ep);
     }
 
     /// A simple move's two changes ([`MoveHeader::simple`]): the lift
@@ -426,21 +432,8 @@ impl Position {
             read_both(),
             "a simple move takes what stood where it lands"
         );
-        self.history.push(Ply {
-            player: self.side,
-            piece: h.piece,
-            from: h.from(),
-            to: h.to(),
-            hash_before: self.hash,
-            clock_before: self.clock,
-            fullmove_before: self.fullmove,
-            ep_before: self.ep,
-            side_before: self.side,
-            phase_before: self.phase,
-            synthetic: false,
-            took,
-            check: h.gives_check,
-        });
+        let ply = self.ply_before(h, took);
+        self.history.push(ply);
         self.move_bits(table, lift, land, true);
         self.cells[lift.slot as usize] = lift.new;
         self.cells[land.slot as usize] = land.new;

@@ -51,21 +51,7 @@ impl Vm {
             self.skipped += 1;
             return;
         }
-        let lift = Change {
-            slot: from.0,
-            old: self.hand,
-            new: Cell::EMPTY,
-        };
-        let land = Change {
-            slot: to.0,
-            old,
-            new: self.simple.dropped,
-        };
-        let pair = if from < to {
-            [lift, land]
-        } else {
-            [land, lift]
-        };
+        let pair = lift_and_land(from, to, self.hand, old, self.simple.dropped);
         let mut header = MoveHeader::new(self.mover_piece, Some(from), Some(to), priority);
         header.player = env.player as u8;
         header.captures = u16::from(takes);
@@ -115,21 +101,7 @@ impl Vm {
                 });
             }
         } else {
-            let lift = Change {
-                slot: from.0,
-                old: self.hand,
-                new: Cell::EMPTY,
-            };
-            let land = Change {
-                slot: to.0,
-                old,
-                new: dropped,
-            };
-            let pair = if from < to {
-                [lift, land]
-            } else {
-                [land, lift]
-            };
+            let pair = lift_and_land(from, to, self.hand, old, dropped);
             self.net.extend_from_slice(&pair);
         }
         let captured = u16::from(takes && from != to);
@@ -623,6 +595,27 @@ impl Vm {
             self.dedup.insert(delta, out.len() as u32);
         }
         found
+    }
+}
+
+/// The changes of `mover` lifted from `from` (left empty) and put on `to`
+/// as `dropped` over `old`, in the order of their squares.
+#[inline(always)]
+fn lift_and_land(from: Square, to: Square, mover: Cell, old: Cell, dropped: Cell) -> [Change; 2] {
+    let lift = Change {
+        slot: from.0,
+        old: mover,
+        new: Cell::EMPTY,
+    };
+    let land = Change {
+        slot: to.0,
+        old,
+        new: dropped,
+    };
+    if from < to {
+        [lift, land]
+    } else {
+        [land, lift]
     }
 }
 
