@@ -2,19 +2,28 @@
 """Differential test of dagaz against Fairy-Stockfish (the `pyffish`
 package, a test oracle only): for every variant the two share, random
 positions from random games, perft in both, and on a mismatch the
-position narrowed down to the move where they differ. The SAN of every
-legal move of those positions is compared too (`get_san`), where dagaz
-writes SAN records.
+position narrowed down to the move where they differ. Where dagaz writes
+SAN records, the SAN of every move of the random games, and of every
+legal move of the first positions, is compared too.
 
     python scripts/fsf-diff.py [--positions N] [--depth D] [--seed S] [--variants a,b]
     python scripts/fsf-diff.py --game games/fairy/knightmate.toml --fsf knightmate
 
 Needs the `dagaz` Python package (python/) and `pyffish` in the same
-environment; `.ci/run` installs both. Positions come from Fairy-Stockfish's
-own random games: both programs start from its position string of the
-root, and below the root Fairy-Stockfish is given the moves played since
-(not a new position string at every node), so rules that look at the moves
-of the tree — two passes in a row end a janggi game — are compared too.
+environment; `.ci/run` installs both. The random games start from
+Fairy-Stockfish's start position and are played by dagaz; Fairy-Stockfish
+replays each game (a move it refuses is a difference) and writes the
+position string both programs start from. Below the root Fairy-Stockfish
+is given the moves played since (not a new position string at every node),
+so rules that look at the moves of the tree — two passes in a row end a
+janggi game — are compared too.
+
+Every pyffish call costs about 4 ms whatever it asks (it sets its piece
+tables up again each time), so the oracle's calls are the run's cost:
+`--budget` stops a variant's positions once that many calls are spent (a
+variant with thousands of moves a position, as duck chess, then checks
+fewer), and `--san-positions` limits the positions whose every legal move's
+SAN is compared.
 """
 
 import argparse
@@ -68,12 +77,28 @@ def base(variant):
     return variant.removesuffix("@960")
 
 
+# The pyffish calls this process has made (see the module's doc).
+CALLS = [0]
+
+
 def legal(variant, fen, moves):
+    CALLS[0] += 1
     return sf.legal_moves(base(variant), fen, moves, is960(variant))
 
 
 def after(variant, fen, moves):
+    CALLS[0] += 1
     return sf.get_fen(base(variant), fen, moves, is960(variant))
+
+
+def san_of(variant, fen, move):
+    CALLS[0] += 1
+    return sf.get_san(base(variant), fen, move, is960(variant), sf.NOTATION_SAN)
+
+
+def sans_of_game(variant, fen, moves):
+    CALLS[0] += 1
+    return sf.get_san_moves(base(variant), fen, moves, is960(variant), sf.NOTATION_SAN)
 
 
 def shuffled_start(variant, rng):
@@ -142,12 +167,22 @@ SAN_NO_CHECK_MARKS = {"chess:atomic", "chess:atomic960", "chess:nocheckatomic", 
                       "coregal", "spartan", "fortress"}
 
 
+def writes_san(game, name):
+    """Whether `game`'s SAN is compared: not for the SAN_SKIP games, nor
+    for games with shogi-style promoted pieces (`+P`), the shogi family."""
+    if name in SAN_SKIP or Path(name).stem in SAN_SKIP:
+        return False
+    return not any(symbol.startswith("+") for symbol in game.symbols)
+
+
+def same_san(name, ours, theirs):
+    if name in SAN_NO_CHECK_MARKS:
+        return ours.rstrip("+#") == theirs.rstrip("+#")
+    return ours == theirs
+
+
 def compare_san(game, name, variant, fen):
-    """Lines naming the legal moves of `fen` whose SAN differs. Games with
-    shogi-style promoted pieces (`+P`) are the shogi family: not compared
-    (see SAN_SKIP)."""
-    if any(symbol.startswith("+") for symbol in game.symbols):
-        return []
+    """Lines naming the legal moves of `fen` whose SAN differs."""
     session = game.new_session(fen)
     try:
         ours = session.san_moves()
@@ -156,16 +191,23 @@ def compare_san(game, name, variant, fen):
     theirs_legal = set(fsf_moves(variant, fen))
     lines = []
     for move, san in zip(session.legal_moves(), ours):
-        uci = fsf_text(move.text)
+        uci = fsf_text(move, game, variant)
         if uci not in theirs_legal:
             continue
-        theirs = sf.get_san(base(variant), fen, uci, is960(variant), sf.NOTATION_SAN)
-        if name in SAN_NO_CHECK_MARKS:
-            san = san.rstrip("+#")
-            theirs = theirs.rstrip("+#")
-        if san != theirs:
+        theirs = san_of(variant, fen, uci)
+        if not same_san(name, san, theirs):
             lines.append(f"  SAN of {uci}: dagaz {san}, Fairy-Stockfish {theirs}")
     return lines
+
+
+def compare_game_san(name, variant, start, moves, ours):
+    """Lines naming the moves of a random game whose SAN differs (`ours`:
+    dagaz's SAN of each move, None where it writes none)."""
+    if not moves or None in ours:
+        return []
+    theirs = sans_of_game(variant, start, moves)
+    return [f"  SAN of move {i + 1}, {move}, from {start}: dagaz {a}, Fairy-Stockfish {b}"
+            for i, (move, a, b) in enumerate(zip(moves, ours, theirs)) if not same_san(name, a, b)]
 
 
 def fsf_perft(variant, fen, depth, played=()):
@@ -179,42 +221,109 @@ def dagaz_perft(game, fen, depth):
     return game.new_session(fen).perft(depth)
 
 
-def random_position(variant, rng, plies):
-    """A position of a random game of `variant` (None if even its start has
-    no moves)."""
+class Refused(Exception):
+    """Fairy-Stockfish refuses a move dagaz played."""
+
+
+def random_game(game, variant, rng, plies, san):
+    """A random game of `variant` played by dagaz from Fairy-Stockfish's
+    start position: (start, moves in Fairy-Stockfish's spelling, dagaz's
+    SAN of each move if `san`, the position string after them), or None if
+    even the start has no moves. A game that ended gives the last position
+    before its end. Raises Refused, with the place, if Fairy-Stockfish
+    refuses one of the moves."""
     start = shuffled_start(variant, rng) if is960(variant) else sf.start_fen(variant)
-    moves = []
+    session = game.new_session(start)
+    moves, sans = [], []
     for _ in range(rng.randrange(plies + 1)):
-        choices = legal(variant, start, moves)
+        choices = [] if session.is_over else session.legal_moves()
         if not choices:
             break
-        moves.append(rng.choice(choices))
-    # A game that ended gives the last position before its end.
-    while True:
+        i = rng.randrange(len(choices))
+        if san:
+            try:
+                sans.append(session.san_moves()[i])
+            except dagaz.DagazError:
+                sans.append(None)
+        moves.append(fsf_text(choices[i], game, variant))
+        session.push(choices[i])
+    try:
         fen = after(variant, start, moves)
-        if fsf_moves(variant, fen):
-            return fen
+    except Exception:  # pyffish raises SystemError on a move it refuses
+        raise Refused(refused_move(variant, start, moves)) from None
+    while not fsf_moves(variant, fen):
         if not moves:
             return None
         moves.pop()
+        del sans[len(moves):]
+        fen = after(variant, start, moves)
+    return start, moves, sans, fen
 
 
-def fsf_text(move):
-    """A dagaz move in Fairy-Stockfish's spelling (drops: `P@e4`; gating:
-    `b1c3/Eb1` is `b1c3e`, a castling that gates on the Rook's square,
-    `e1g1/Hh1`, is `h1e1h`)."""
-    move = move.replace("*", "@")
-    if "," in move:
+def refused_move(variant, start, moves):
+    """Where Fairy-Stockfish refuses the first move of `moves`."""
+    for i, move in enumerate(moves):
+        theirs = legal(variant, start, moves[:i])
+        if move not in theirs:
+            fen = after(variant, start, moves[:i])
+            return (f"  dagaz played {move} in {fen} (after {' '.join(moves[:i]) or 'no moves'} "
+                    f"from {start});\n  Fairy-Stockfish's moves there: {' '.join(sorted(theirs))}")
+    return f"  Fairy-Stockfish refuses the game {' '.join(moves)} from {start}"
+
+
+# Variants whose one-step moves Fairy-Stockfish writes as drops on the
+# landing square (Ataxx's clones: dagaz's `a7a6` is `P@a6`).
+STEPS_AS_DROPS = {"ataxx"}
+
+# A move in USI's squares (shogi, minishogi): files counted from the
+# right, ranks lettered from the top.
+USI_MOVE = re.compile(r"(?:([A-Z])\*)?(\d+[a-z])?(\d+)([a-z])(\+?)")
+
+# A move from one square to another, with a promotion letter and the
+# captured squares its landing does not imply (en passant's `e5d6xd5`,
+# petrified chess's `f8xb4xb4`), which Fairy-Stockfish does not write.
+PLAIN_MOVE = re.compile(r"([a-z]+[0-9]+)[-x]?([a-z]+[0-9]+)(?:([a-z])(?=$|x[a-z]))?(?:x[a-z]+[0-9]+)*")
+
+
+def fsf_text(move, game, variant):
+    """A dagaz move (a `dagaz.Move` of `game`) in Fairy-Stockfish's
+    spelling of `variant`: drops `P@e4`; captured squares left out
+    (`e5d6xd5` is `e5d6`); gating `b1c3/Eb1` is `b1c3e`, a castling that
+    gates on the Rook's square, `e1g1/Hh1`, is `h1e1h`; a Chess960
+    castling is the King taking its Rook; USI squares as Fairy-Stockfish's
+    (`7g7f` is `c3c4` in shogi)."""
+    text = move.text
+    if is960(variant) and move.castling_rook:
+        return move.from_ + move.castling_rook
+    usi = USI_MOVE.fullmatch(text)
+    if usi:
+        _, height, width = game.observation_shape
+        def square(name):
+            file, rank = int(name[:-1]), name[-1]
+            return f"{chr(ord('a') + width - file)}{height - (ord(rank) - ord('a'))}"
+        piece, start, file, rank, promotion = usi.groups()
+        landing = square(file + rank)
+        return f"{piece}@{landing}" if piece else f"{square(start)}{landing}{promotion}"
+    if base(variant) in STEPS_AS_DROPS:
+        step = re.fullmatch(r"([a-z])([0-9]+)([a-z])([0-9]+)", text)
+        if step and abs(ord(step[1]) - ord(step[3])) <= 1 and abs(int(step[2]) - int(step[4])) <= 1:
+            return f"P@{step[3]}{step[4]}"
+    text = text.replace("*", "@")
+    if "," in text or "/" in text:
+        # The captured squares the landing does not imply come last
+        # (`c5b6,a3xb5`).
+        text = re.sub(r"(x[a-z]+[0-9]+)+$", "", text)
+    if "," in text:
         # The duck's square (`e2e4,e6`), which Fairy-Stockfish writes as a
         # second move from the landing square: `e2e4,e4e6`.
-        base, duck = move.split(",", 1)
-        landing = re.findall(r"[a-z]+[0-9]+", base)[-1]
-        return f"{base},{landing}{duck}"
-    if "/" in move:
-        base, gate = move.split("/", 1)
+        step, duck = text.split(",", 1)
+        landing = re.findall(r"[a-z]+[0-9]+", step)[-1]
+        return f"{step},{landing}{duck}"
+    if "/" in text:
+        step, gate = text.split("/", 1)
         piece, square = gate[0].lower(), gate[1:]
-        return base + piece if base.startswith(square) else square + base[:2] + piece
-    placed = re.fullmatch(r"([a-z]+[0-9]+)-([a-z]+[0-9]+)-([a-z]+[0-9]+)", move)
+        return step + piece if step.startswith(square) else square + step[:2] + piece
+    placed = re.fullmatch(r"([a-z]+[0-9]+)-([a-z]+[0-9]+)-([a-z]+[0-9]+)", text)
     if placed:
         # A move that then places a piece (`place:`): a wall or an arrow
         # from the landing square (`c1-b1-a1` is `c1b1,b1a1`), or, where
@@ -223,7 +332,13 @@ def fsf_text(move):
         if start == landing:
             return f"{start}{put}f"
         return f"{start}{landing},{landing}{put}"
-    return move
+    return plain(text)
+
+
+def plain(text):
+    """`text` without the captured squares its landing does not imply."""
+    move = PLAIN_MOVE.fullmatch(text)
+    return f"{move[1]}{move[2]}{move[3] or ''}" if move else text
 
 
 def narrow(game, variant, fen, depth):
@@ -236,7 +351,7 @@ def narrow(game, variant, fen, depth):
     while depth > 1:
         theirs = set(fsf_moves(variant, root, played))
         for m in session.legal_moves():
-            text = fsf_text(m.text)
+            text = fsf_text(m, game, variant)
             if text not in theirs:
                 continue
             session.push(m)
@@ -255,7 +370,7 @@ def narrow(game, variant, fen, depth):
         if not lines[-1].startswith(f"  after {text}"):
             break
     theirs = sorted(fsf_moves(variant, root, played))
-    ours = sorted(fsf_text(m.text) for m in session.legal_moves())
+    ours = sorted(fsf_text(m, game, variant) for m in session.legal_moves())
     lines.append(f"  position: {fen}")
     lines.append(f"  only dagaz: {' '.join(sorted(set(ours) - set(theirs))) or '-'}")
     lines.append(f"  only Fairy-Stockfish: {' '.join(sorted(set(theirs) - set(ours))) or '-'}")
@@ -291,16 +406,25 @@ def imported_variants(ini, depth, plies):
 def compare(task):
     """Compares one variant on its random positions; returns the lines to
     print and the number of differences."""
-    name, variant, deepest, plies, seed, positions, max_depth, label = task
+    name, variant, deepest, plies, seed, positions, max_depth, label, budget, san_positions = task
     lines, failures = [], 0
     game = dagaz.Game(name)
+    san = writes_san(game, name)
     rng = random.Random(f"{seed}-{variant}")
     depth = min(max_depth, deepest)
-    started, checked, nodes = time.time(), 0, 0
-    for _ in range(positions):
-        fen = random_position(variant, rng, plies)
-        if fen is None:
+    started, checked, nodes, calls = time.time(), 0, 0, CALLS[0]
+    for index in range(positions):
+        if budget and CALLS[0] - calls >= budget:
+            break
+        try:
+            played = random_game(game, variant, rng, plies, san)
+        except Refused as e:
+            failures += 1
+            lines.append(f"FAIL {label}: Fairy-Stockfish refuses a move of dagaz's random game\n{e}")
             continue
+        if played is None:
+            continue
+        start, moves, sans, fen = played
         try:
             ours = dagaz_perft(game, fen, depth)
         except dagaz.DagazError as e:
@@ -308,20 +432,23 @@ def compare(task):
             lines.append(f"FAIL {label}: dagaz refuses {fen}: {e}")
             continue
         theirs = fsf_perft(variant, fen, depth)
-        if name not in SAN_SKIP and Path(name).stem not in SAN_SKIP:
-            san = compare_san(game, name, variant, fen)
-            if san:
+        if san:
+            differences = compare_game_san(name, variant, start, moves, sans)
+            if san_positions is None or index < san_positions:
+                differences += compare_san(game, name, variant, fen)
+            if differences:
                 failures += 1
                 lines.append(f"FAIL {label} SAN at {fen}")
-                lines.extend(san[:10])
+                lines.extend(differences[:10])
         checked += 1
         nodes += theirs
         if ours != theirs:
             failures += 1
             lines.append(f"FAIL {label} depth {depth}: dagaz {ours}, Fairy-Stockfish {theirs}")
             lines.append(narrow(game, variant, fen, depth))
+    cut = " (budget spent)" if checked < positions and budget and CALLS[0] - calls >= budget else ""
     lines.append(f"{label:<24} {checked:>4} positions at depth {depth}, {nodes:>9} nodes, "
-                 f"{time.time() - started:5.1f} s")
+                 f"{time.time() - started:5.1f} s{cut}")
     return lines, failures
 
 
@@ -337,6 +464,10 @@ def main():
     parser.add_argument("--ini", help="a variants.ini: compare its sections, converted by dagaz's importer, "
                         "with Fairy-Stockfish loaded with the same file")
     parser.add_argument("--jobs", type=int, default=1, help="variants compared at once (processes)")
+    parser.add_argument("--budget", type=int, default=0,
+                        help="pyffish calls per variant after which no new position is started (0: no limit)")
+    parser.add_argument("--san-positions", type=int, default=None,
+                        help="the first N positions of each variant have every legal move's SAN compared (default: all)")
     args = parser.parse_args()
     variants = variants_table()
     if args.ini:
@@ -351,7 +482,7 @@ def main():
           f"{args.positions} positions per variant, depth up to {args.depth}", flush=True)
     tasks = [
         (name, variant, deepest, plies, seed, args.positions, args.depth,
-         Path(name).stem if args.ini else name)
+         Path(name).stem if args.ini else name, args.budget, args.san_positions)
         for name, variant, deepest, plies in variants
         if not wanted or name in wanted or Path(name).stem in wanted
     ]

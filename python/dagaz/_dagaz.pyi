@@ -91,6 +91,9 @@ class Move:
     @property
     def promotion(self) -> Optional[str]: ...
     @property
+    def castling_rook(self) -> Optional[str]:
+        """Where the Rook stood, if the move is a castling."""
+    @property
     def drop(self) -> bool: ...
 
 class Result:

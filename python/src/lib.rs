@@ -232,6 +232,10 @@ struct Move {
     /// The type it promotes to, if it does.
     #[pyo3(get)]
     promotion: Option<String>,
+    /// Where the Rook stood, if the move is a castling (UCI's Chess960
+    /// mode writes it as the King taking that square).
+    #[pyo3(get)]
+    castling_rook: Option<String>,
 }
 
 impl Move {
@@ -246,6 +250,7 @@ impl Move {
             captures: game.captured_squares(mv).into_iter().map(name).collect(),
             piece: piece_name(mv.header.piece),
             promotion: mv.header.promotion().and_then(piece_name),
+            castling_rook: dagaz::text::san::castling_rook(game, mv).map(name),
         }
     }
 }

@@ -165,8 +165,13 @@ fn without_check(game: &Game, list: &MoveList, index: usize) -> String {
         return text;
     }
     // A move of several parts, or one that places a second piece (an
-    // arrow, a wall), is written in dagaz's move text.
-    let Some(to) = h.to().filter(|_| mv.landings.is_empty()) else {
+    // arrow, a wall), is written in dagaz's move text; parts that stay on
+    // the landing square (petrified chess's piece turning to stone where
+    // it captured) add nothing to write.
+    let Some(to) = h
+        .to()
+        .filter(|&to| mv.landings.iter().all(|&landing| landing == to))
+    else {
         return movetext::text(game, mv);
     };
     let gate = gating(game, mv);
@@ -281,9 +286,8 @@ fn disambiguation(game: &Game, list: &MoveList, index: usize, from: Square, to: 
 }
 
 /// `O-O` or `O-O-O` if the move is a castling (see [`castling_rook`]):
-/// the side is the side of the King where the Rook stood.
-/// `O-O` or `O-O-O` if the move is a castling (the Rook on the King's
-/// right or left as the first player sees the board).
+/// the Rook on the King's right or left as the first player sees the
+/// board.
 pub fn castling(game: &Game, mv: MoveRef) -> Option<&'static str> {
     let king = game.topology.coords(mv.header.from()?);
     let rook = game.topology.coords(castling_rook(game, mv)?);

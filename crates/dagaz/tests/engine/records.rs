@@ -529,3 +529,21 @@ fn a_sittuyin_promotion_is_written_with_its_squares() {
     let after = sittuyin.write_position_fsf(session.position());
     assert!(after.starts_with("8/2k5/P4Frr/2f5/"), "{after}");
 }
+
+#[test]
+fn a_capture_that_turns_to_stone_is_written_as_a_capture() {
+    // Found by the SAN comparison with Fairy-Stockfish (CI, 2026-11-28):
+    // petrified chess's capture is two parts, the second turning the
+    // piece to stone where it landed; SAN writes it as the capture it is,
+    // `Qxf2`, as Fairy-Stockfish does, not in dagaz's move text.
+    let petrified = game("petrified");
+    let fen = "rnb2bn1/*pp1k2p/3p1p2/1N1Q1p1r/1P3q1p/4P2P/1PP1PPP1/2B1KBNR b K - 2 14";
+    let mut session =
+        Session::from_position(petrified.clone(), petrified.parse_position(fen).unwrap()).unwrap();
+    let mut pos = session.position_copy();
+    let sans = dagaz::text::san::texts(&petrified, &mut pos, session.legal()).unwrap();
+    let index = session.find("f4xf2xf2").unwrap();
+    assert_eq!(sans[index], "Qxf2", "{sans:?}");
+    session.play_text("Qxf2").unwrap();
+    assert_eq!(session.texts().last().unwrap(), "f4xf2xf2");
+}
