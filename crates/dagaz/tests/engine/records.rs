@@ -24,6 +24,16 @@ fn load_first(game: &Arc<Game>, text: &str) -> Result<Session, RecordError> {
     record::load(game.clone(), &records[0])
 }
 
+/// A session of `name` from the position string `fen`, with the SAN of
+/// its legal moves.
+fn sans_at(name: &str, fen: &str) -> (Session, Vec<String>) {
+    let game = game(name);
+    let session = Session::from_position(game.clone(), game.parse_position(fen).unwrap()).unwrap();
+    let mut pos = session.position_copy();
+    let sans = dagaz::text::san::texts(&game, &mut pos, session.legal()).unwrap();
+    (session, sans)
+}
+
 /// The "Opera game", Paris 1858: Morphy against the Duke of Brunswick and
 /// Count Isouard, as every chess book gives it.
 const OPERA: &str = r#"[Event "Paris"]
@@ -497,12 +507,8 @@ fn marks_and_encodings_of_other_programs() {
 fn an_atomic_king_capture_that_blows_up_its_own_pieces_is_no_castling() {
     // Found by the SAN comparison with Fairy-Stockfish (seed 42): the
     // explosion takes the King's own neighbours off the board.
-    let atomic = game("chess:nocheckatomic");
     let fen = "4kbn1/r6r/bn1pBp1p/pp2pPp1/1P2NKPQ/P1P1P2P/8/RN6 w - - 3 28";
-    let mut session =
-        Session::from_position(atomic.clone(), atomic.parse_position(fen).unwrap()).unwrap();
-    let mut pos = session.position_copy();
-    let sans = dagaz::text::san::texts(&atomic, &mut pos, session.legal()).unwrap();
+    let (mut session, sans) = sans_at("chess:nocheckatomic", fen);
     assert!(
         sans.contains(&"Kxe5".to_string()) && sans.contains(&"Kxg5".to_string()),
         "{sans:?}"
@@ -516,17 +522,13 @@ fn a_sittuyin_promotion_is_written_with_its_squares() {
     // Found by the SAN comparison with Fairy-Stockfish (CI, stop 26): the
     // General set down in place of the Pawn is `e5=F`, or `e5f6=F` when it
     // steps diagonally, as Fairy-Stockfish writes them.
-    let sittuyin = game("sittuyin");
     let fen = "8/2k5/P5rr/2f1P3/3PsRp1/2pR4/p6N/S3N2K[] w - - 0 59";
-    let mut session =
-        Session::from_position(sittuyin.clone(), sittuyin.parse_position(fen).unwrap()).unwrap();
-    let mut pos = session.position_copy();
-    let sans = dagaz::text::san::texts(&sittuyin, &mut pos, session.legal()).unwrap();
+    let (mut session, sans) = sans_at("sittuyin", fen);
     for written in ["e5=F", "e5f6=F", "e6"] {
         assert!(sans.contains(&written.to_string()), "{written}: {sans:?}");
     }
     session.play_text("e5f6=F").unwrap();
-    let after = sittuyin.write_position_fsf(session.position());
+    let after = session.game().write_position_fsf(session.position());
     assert!(after.starts_with("8/2k5/P4Frr/2f5/"), "{after}");
 }
 
@@ -536,12 +538,8 @@ fn a_capture_that_turns_to_stone_is_written_as_a_capture() {
     // petrified chess's capture is two parts, the second turning the
     // piece to stone where it landed; SAN writes it as the capture it is,
     // `Qxf2`, as Fairy-Stockfish does, not in dagaz's move text.
-    let petrified = game("petrified");
     let fen = "rnb2bn1/*pp1k2p/3p1p2/1N1Q1p1r/1P3q1p/4P2P/1PP1PPP1/2B1KBNR b K - 2 14";
-    let mut session =
-        Session::from_position(petrified.clone(), petrified.parse_position(fen).unwrap()).unwrap();
-    let mut pos = session.position_copy();
-    let sans = dagaz::text::san::texts(&petrified, &mut pos, session.legal()).unwrap();
+    let (mut session, sans) = sans_at("petrified", fen);
     let index = session.find("f4xf2xf2").unwrap();
     assert_eq!(sans[index], "Qxf2", "{sans:?}");
     session.play_text("Qxf2").unwrap();
