@@ -332,13 +332,17 @@ def fsf_text(move, game, variant):
         if start == landing:
             return f"{start}{put}f"
         return f"{start}{landing},{landing}{put}"
-    return plain(text)
+    return plain(text, move, game)
 
 
-def plain(text):
-    """`text` without the captured squares its landing does not imply."""
-    move = PLAIN_MOVE.fullmatch(text)
-    return f"{move[1]}{move[2]}{move[3] or ''}" if move else text
+def plain(text, move, game):
+    """`text` without the captured squares its landing does not imply, its
+    promotion in Fairy-Stockfish's letter (shatranj's Ferz is `q`)."""
+    parts = PLAIN_MOVE.fullmatch(text)
+    if not parts:
+        return text
+    promotion = game.fsf_letter(move.promotion).lower() if parts[3] and move.promotion else parts[3] or ""
+    return f"{parts[1]}{parts[2]}{promotion}"
 
 
 def narrow(game, variant, fen, depth):

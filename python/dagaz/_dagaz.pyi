@@ -52,6 +52,8 @@ class Game:
     @property
     def symbols(self) -> list[str]:
         """How each piece type is written in position strings (`P`, `+P`)."""
+    def fsf_letter(self, piece: str) -> str:
+        """The letter Fairy-Stockfish gives the piece type ``piece``, upper case."""
     @property
     def squares(self) -> list[str]:
         """The squares' names, in board order."""

@@ -153,6 +153,18 @@ impl Game {
         self.game.pieces.iter().map(|p| p.symbol.clone()).collect()
     }
 
+    /// The letter Fairy-Stockfish gives the piece type `piece` (a name of
+    /// `pieces`), upper case: shatranj's Ferz is its `Q`.
+    fn fsf_letter(&self, piece: &str) -> PyResult<String> {
+        let game = &self.game;
+        let t = game
+            .pieces
+            .iter()
+            .position(|p| p.name == piece)
+            .ok_or_else(|| DagazError::new_err(format!("no piece type '{piece}'")))?;
+        Ok(game.fsf_letter(t as u16).to_string())
+    }
+
     /// The squares' names, in board order.
     #[getter]
     fn squares(&self) -> Vec<String> {

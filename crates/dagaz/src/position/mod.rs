@@ -62,6 +62,10 @@ pub struct Position {
     hash: u64,
     clock: u32,
     fullmove: u32,
+    /// The second player made the game's first move (a shogi handicap
+    /// game, SFEN `w - 1`): counted in plies, the moves played are one
+    /// fewer than the full moves and the side to move say.
+    second_moved_first: bool,
     /// The en passant square currently folded into the hash.
     ep: Option<Square>,
     /// Where the game's turn order stands (`game::TurnOrder`); 0 in games
@@ -111,6 +115,7 @@ impl Position {
             hash: side_key(0),
             clock: 0,
             fullmove: 1,
+            second_moved_first: false,
             ep: None,
             phase: 0,
             history: Vec::new(),
@@ -243,6 +248,23 @@ impl Position {
     pub fn set_counters(&mut self, clock: u32, fullmove: u32) {
         self.clock = clock;
         self.fullmove = fullmove.max(1);
+    }
+
+    /// The plies played before this position, as SFEN counts them (its
+    /// move number less one), from the full moves and the side to move
+    /// (in a game of two players).
+    pub fn plies_played(&self) -> u32 {
+        let plies = (self.fullmove.max(1) - 1) * 2 + self.side as u32;
+        plies - (self.second_moved_first && plies > 0) as u32
+    }
+
+    /// Sets the full moves and whether the second player moved first from
+    /// the plies played before this position (SFEN's move number less
+    /// one), for the side to move already set.
+    pub fn set_plies_played(&mut self, plies: u32) {
+        let side = self.side as u32;
+        self.second_moved_first = (plies + side) % 2 == 1;
+        self.fullmove = (plies + self.second_moved_first as u32 - side) / 2 + 1;
     }
 
     pub fn history(&self) -> &[Ply] {

@@ -56,12 +56,17 @@ fn from_fsf(game: &Game, text: &str) -> Option<String> {
     };
     let hand = if hand.is_empty() { "-" } else { hand };
     let letter = game.players.get(side)?.letter;
-    // The move number is the last field, if it is a number.
+    // The move number is the last field, if it is a number: a count of
+    // full moves, as chess counts them, where SFEN counts plies.
     let number = fields
         .last()
-        .filter(|f| f.parse::<u32>().is_ok() && fields.len() > 2);
+        .and_then(|f| f.parse::<u32>().ok())
+        .filter(|_| fields.len() > 2);
     Some(match number {
-        Some(n) => format!("{board} {letter} {hand} {n}"),
+        Some(n) => format!(
+            "{board} {letter} {hand} {}",
+            (n.max(1) - 1) * 2 + side as u32 + 1
+        ),
         None => format!("{board} {letter} {hand}"),
     })
 }
@@ -312,13 +317,13 @@ pub(super) fn hand_entries(text: &str, hands: &str) -> Result<Vec<(u16, char)>, 
     Ok(out)
 }
 
-/// Reads the move number field.
+/// Reads the move number field: the plies played before, plus one.
 fn finish_counters(mut pos: Position, text: &str, n: Option<&&str>) -> Result<Position, FenError> {
     if let Some(n) = n {
         let n: u32 = n
             .parse()
             .map_err(|_| fail(text, format!("move number '{n}' is not a number")))?;
-        pos.set_counters(0, (n.max(1) - 1) / 2 + 1);
+        pos.set_plies_played(n.max(1) - 1);
     }
     Ok(pos)
 }
@@ -379,13 +384,12 @@ pub fn write(game: &Game, pos: &Position) -> String {
         hands = last_lion_capture(game, pos)
             .map_or("-".into(), |sq| game.topology.name(sq).to_string());
     }
-    let ply = (pos.fullmove().max(1) - 1) * 2 + pos.side() as u32 + 1;
     format!(
         "{} {} {} {}",
         rows.join("/"),
         game.players[pos.side()].letter,
         hands,
-        ply
+        pos.plies_played() + 1
     )
 }
 

@@ -115,3 +115,35 @@ fn every_game_setup_is_a_position_of_its_game() {
         }
     }
 }
+
+/// SFEN's move number counts plies from 1, whoever moved first: a shogi
+/// handicap game, where the second player (gote) moves first, starts at
+/// `w - 1` and goes on `b - 2`, `w - 3`; a game sente began reaches
+/// `w - 2` after one move. Each is written back as it was read.
+#[test]
+fn sfen_move_numbers_count_plies_whoever_moved_first() {
+    let shogi = std::sync::Arc::new(load_game("shogi").unwrap());
+    let board = "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/7R1/LNSGKGSNL";
+    for tail in [
+        "b - 1", "w - 1", "b - 2", "w - 2", "b - 3", "w - 3", "b - 10", "w - 11",
+    ] {
+        let text = format!("{board} {tail}");
+        let pos = shogi.parse_position(&text).unwrap();
+        assert_eq!(shogi.write_position(&pos), text);
+    }
+    for (start, after) in [("w - 1", ["b - 2", "w - 3"]), ("b - 1", ["w - 2", "b - 3"])] {
+        let start = shogi.parse_position(&format!("{board} {start}")).unwrap();
+        let mut session = dagaz::session::Session::from_position(shogi.clone(), start).unwrap();
+        for expected in after {
+            let index = (0..session.legal().len())
+                .find(|&i| session.legal().header(i).from().is_some())
+                .unwrap();
+            session.play(index).unwrap();
+            let written = shogi.write_position(session.position());
+            assert!(
+                written.ends_with(expected),
+                "{written}: expected {expected}"
+            );
+        }
+    }
+}
