@@ -417,8 +417,12 @@ def compare(task):
     rng = random.Random(f"{seed}-{variant}")
     depth = min(max_depth, deepest)
     started, checked, nodes, calls = time.time(), 0, 0, CALLS[0]
+
+    def spent():
+        return budget and CALLS[0] - calls >= budget
+
     for index in range(positions):
-        if budget and CALLS[0] - calls >= budget:
+        if spent():
             break
         try:
             played = random_game(game, variant, rng, plies, san)
@@ -450,7 +454,7 @@ def compare(task):
             failures += 1
             lines.append(f"FAIL {label} depth {depth}: dagaz {ours}, Fairy-Stockfish {theirs}")
             lines.append(narrow(game, variant, fen, depth))
-    cut = " (budget spent)" if checked < positions and budget and CALLS[0] - calls >= budget else ""
+    cut = " (budget spent)" if checked < positions and spent() else ""
     lines.append(f"{label:<24} {checked:>4} positions at depth {depth}, {nodes:>9} nodes, "
                  f"{time.time() - started:5.1f} s{cut}")
     return lines, failures

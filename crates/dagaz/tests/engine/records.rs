@@ -182,7 +182,7 @@ fn kif_from_a_position_carries_its_board_diagram() {
     // numbers the moves after it from 1, so the start is read as move 1.
     assert_eq!(
         shogi.write_position(loaded.start()),
-        sfen.replace(" 2", " 1")
+        "lnsgkgsnl/1r5b1/pppp1pppp/9/9/2P6/PP1P1PPPP/1B5R1/LNSGKGSNL w Pp 1"
     );
     assert_eq!(loaded.texts(), ["P*5e"]);
 }
